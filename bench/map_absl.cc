@@ -1,0 +1,150 @@
+// absl_btree: absl::btree_map<uint64_t, map_elem *>, Abseil's cache-friendly
+// B-tree (default node size). C++ lives in this object only; the suite sees
+// the C interface of map_impl.h. The loops are written here, not in C, so
+// the B-tree's templates inline into them as they would for a C++ user.
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <utility>
+
+#include "absl/container/btree_map.h"
+#include "bench/map_impl.h"
+
+namespace
+{
+
+// Live bytes the B-tree asked its allocator for: its node memory, the
+// same accounting as the other structures' (requested, not malloc's).
+std::size_t live_bytes;
+
+template <class T> struct counting_allocator {
+    using value_type = T;
+    counting_allocator() = default;
+    template <class U> counting_allocator(const counting_allocator<U> &) {}
+    T *allocate(std::size_t n)
+    {
+        live_bytes += n * sizeof(T);
+        return std::allocator<T>().allocate(n);
+    }
+    void deallocate(T *p, std::size_t n)
+    {
+        live_bytes -= n * sizeof(T);
+        std::allocator<T>().deallocate(p, n);
+    }
+    template <class U> bool operator==(const counting_allocator<U> &) const
+    {
+        return true;
+    }
+    template <class U> bool operator!=(const counting_allocator<U> &) const
+    {
+        return false;
+    }
+};
+
+using tree_t = absl::btree_map<
+    std::uint64_t, map_elem *, std::less<std::uint64_t>,
+    counting_allocator<std::pair<const std::uint64_t, map_elem *>>>;
+
+tree_t &tree(void *h)
+{
+    return *static_cast<tree_t *>(h);
+}
+
+void *absl_create()
+{
+    return new (std::nothrow) tree_t();
+}
+
+void absl_destroy(void *h)
+{
+    delete static_cast<tree_t *>(h);
+}
+
+std::size_t absl_count(void *h)
+{
+    return tree(h).size();
+}
+
+double absl_bytes(void *)
+{
+    return static_cast<double>(live_bytes);
+}
+
+std::size_t absl_insert_all(void *h, map_elem *e, std::size_t n)
+{
+    tree_t &t = tree(h);
+    std::size_t failed = 0;
+    for (std::size_t i = 0; i < n; i++)
+        failed += !t.insert({e[i].key, &e[i]}).second;
+    return failed;
+}
+
+inline map_elem *find(const tree_t &t, std::uint64_t key)
+{
+    auto it = t.find(key);
+    return it == t.end() ? nullptr : it->second;
+}
+
+std::uint64_t absl_find_all(void *h, const std::uint64_t *q, std::size_t m)
+{
+    const tree_t &t = tree(h);
+    std::uint64_t sum = 0;
+    for (std::size_t i = 0; i < m; i++)
+        sum += reinterpret_cast<std::uintptr_t>(find(t, q[i]));
+    return sum;
+}
+
+std::uint64_t absl_find_dep(void *h, std::uint64_t key, std::size_t m)
+{
+    const tree_t &t = tree(h);
+    for (std::size_t i = 0; i < m; i++) {
+        map_elem *e = find(t, key);
+        if (!e)
+            return 0;
+        key = e->payload;
+    }
+    return key;
+}
+
+std::uint64_t absl_lower_bound_all(void *h, const std::uint64_t *q,
+                                   std::size_t m)
+{
+    const tree_t &t = tree(h);
+    std::uint64_t sum = 0;
+    for (std::size_t i = 0; i < m; i++) {
+        auto it = t.lower_bound(q[i]);
+        if (it != t.end())
+            sum += reinterpret_cast<std::uintptr_t>(it->second);
+    }
+    return sum;
+}
+
+std::size_t absl_erase_all(void *h, const std::uint64_t *q, std::size_t m)
+{
+    tree_t &t = tree(h);
+    std::size_t failed = 0;
+    for (std::size_t i = 0; i < m; i++)
+        failed += t.erase(q[i]) != 1;
+    return failed;
+}
+
+std::uint64_t absl_scan(void *h, std::size_t *count)
+{
+    std::uint64_t sum = 0;
+    std::size_t c = 0;
+    for (const auto &kv : tree(h)) {
+        sum += reinterpret_cast<std::uintptr_t>(kv.second);
+        c++;
+    }
+    *count = c;
+    return sum;
+}
+
+} // namespace
+
+extern "C" const struct map_impl map_impl_absl_btree = {
+    "absl_btree",         absl_create,     absl_destroy,  absl_count,
+    absl_bytes,           absl_insert_all, absl_find_all, absl_find_dep,
+    absl_lower_bound_all, absl_erase_all,  absl_scan,
+};

@@ -1,0 +1,109 @@
+/* The map suite's element and the interface each implementation fills in.
+ *
+ * Every implementation indexes the same pre-allocated elements (the key lives
+ * inside the element) and is driven through whole loops rather than single
+ * operations: one indirect call per loop keeps each structure's operations
+ * inlined into its own loop, so a header-only structure (ours, bsd_rb,
+ * absl_btree) is not charged a call per operation that a real user would not
+ * pay. The loops live next to each adapter; C++ ones in the C++ object.
+ *
+ * Loops return checksums (sums of returned element addresses, or the last
+ * key of a dependent chain) that the driver checks against values computed
+ * without any structure, so a wrong answer is caught, not timed. */
+#ifndef BENCH_MAP_IMPL_H
+#define BENCH_MAP_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <bsd/sys/tree.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct map_elem {
+    uint64_t key;
+    /* Key of the next element of a random cycle through all elements:
+     * find_dep looks it up next, so each lookup waits for the previous. */
+    uint64_t payload;
+    /* Only bsd_rb links through it; every implementation carries it so the
+     * elements (and their cache footprint) are the same for all. */
+    RB_ENTRY(map_elem) rb;
+};
+
+struct map_impl {
+    const char *name;
+    void *(*create)(void);
+    void (*destroy)(void *h);
+    size_t (*count)(void *h);
+    /* Bytes the structure holds beyond the elements; < 0 when unknown. */
+    double (*bytes)(void *h);
+    /* Inserts e[0..n) in that order; returns how many insertions failed. */
+    size_t (*insert_all)(void *h, struct map_elem *e, size_t n);
+    /* Sum of the addresses found for keys q[0..m) (0 for a miss). */
+    uint64_t (*find_all)(void *h, const uint64_t *q, size_t m);
+    /* m lookups, each key being the payload of the element found before;
+     * returns the last key looked up, or 0 when a lookup missed. */
+    uint64_t (*find_dep)(void *h, uint64_t key, size_t m);
+    /* Sum of the addresses of the first elements with key >= q[i]. */
+    uint64_t (*lower_bound_all)(void *h, const uint64_t *q, size_t m);
+    /* Erases the keys q[0..m); returns how many were not found. */
+    size_t (*erase_all)(void *h, const uint64_t *q, size_t m);
+    /* In-order walk: sum of the element addresses, *count set to the number
+     * visited. Elements are not dereferenced: this times the structure's
+     * own walk, not cache misses on the user's data. */
+    uint64_t (*scan)(void *h, size_t *count);
+};
+
+extern const struct map_impl map_impl_bsd_rb;
+extern const struct map_impl map_impl_judyl;
+extern const struct map_impl map_impl_absl_btree;
+extern const struct map_impl map_impl_glib_gtree;
+
+/* Generates the loop functions of struct map_impl for an adapter P that
+ * defines static inline P_insert(h, e) (0 on success), P_find(h, key),
+ * P_lower_bound(h, key) and P_erase(h, key) (0 on success). C only. */
+#define MAP_LOOPS(P)                                                          \
+    static size_t P##_insert_all(void *h, struct map_elem *e, size_t n)       \
+    {                                                                         \
+        size_t failed = 0;                                                    \
+        for (size_t i = 0; i < n; i++)                                        \
+            failed += P##_insert(h, &e[i]) != 0;                              \
+        return failed;                                                        \
+    }                                                                         \
+    static uint64_t P##_find_all(void *h, const uint64_t *q, size_t m)        \
+    {                                                                         \
+        uint64_t sum = 0;                                                     \
+        for (size_t i = 0; i < m; i++)                                        \
+            sum += (uintptr_t)P##_find(h, q[i]);                              \
+        return sum;                                                           \
+    }                                                                         \
+    static uint64_t P##_find_dep(void *h, uint64_t key, size_t m)             \
+    {                                                                         \
+        for (size_t i = 0; i < m; i++) {                                      \
+            struct map_elem *e = P##_find(h, key);                            \
+            if (!e)                                                           \
+                return 0;                                                     \
+            key = e->payload;                                                 \
+        }                                                                     \
+        return key;                                                           \
+    }                                                                         \
+    static uint64_t P##_lower_bound_all(void *h, const uint64_t *q, size_t m) \
+    {                                                                         \
+        uint64_t sum = 0;                                                     \
+        for (size_t i = 0; i < m; i++)                                        \
+            sum += (uintptr_t)P##_lower_bound(h, q[i]);                       \
+        return sum;                                                           \
+    }                                                                         \
+    static size_t P##_erase_all(void *h, const uint64_t *q, size_t m)         \
+    {                                                                         \
+        size_t failed = 0;                                                    \
+        for (size_t i = 0; i < m; i++)                                        \
+            failed += P##_erase(h, q[i]) != 0;                                \
+        return failed;                                                        \
+    }
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,99 @@
+/* judyl: JudyL from libjudy, a 256-ary digital tree mapping a machine word
+ * (the key) to a word (here the element's address). */
+#include <stdlib.h>
+#include <Judy.h>
+
+#include "bench/map_impl.h"
+
+struct judy_map {
+    Pvoid_t array;
+};
+
+static void *judy_create(void)
+{
+    struct judy_map *m = malloc(sizeof(*m));
+    if (m)
+        m->array = NULL;
+    return m;
+}
+
+static void judy_destroy(void *h)
+{
+    struct judy_map *m = h;
+    JudyLFreeArray(&m->array, PJE0);
+    free(m);
+}
+
+static size_t judy_count(void *h)
+{
+    return (size_t)JudyLCount(((struct judy_map *)h)->array, 0, ~(Word_t)0,
+                              PJE0);
+}
+
+static double judy_bytes(void *h)
+{
+    return (double)JudyLMemUsed(((struct judy_map *)h)->array);
+}
+
+static inline int judy_insert(void *h, struct map_elem *e)
+{
+    struct judy_map *m = h;
+    PWord_t slot = (PWord_t)JudyLIns(&m->array, (Word_t)e->key, PJE0);
+    if (slot == PJERR || *slot)
+        return -1;
+    *slot = (Word_t)e;
+    return 0;
+}
+
+static inline struct map_elem *judy_find(void *h, uint64_t key)
+{
+    PWord_t slot =
+        (PWord_t)JudyLGet(((struct judy_map *)h)->array, (Word_t)key, PJE0);
+    return slot ? (struct map_elem *)*slot : NULL;
+}
+
+static inline struct map_elem *judy_lower_bound(void *h, uint64_t key)
+{
+    Word_t index = (Word_t)key;
+    PWord_t slot =
+        (PWord_t)JudyLFirst(((struct judy_map *)h)->array, &index, PJE0);
+    return slot ? (struct map_elem *)*slot : NULL;
+}
+
+static inline int judy_erase(void *h, uint64_t key)
+{
+    return JudyLDel(&((struct judy_map *)h)->array, (Word_t)key, PJE0) == 1
+               ? 0
+               : -1;
+}
+
+MAP_LOOPS(judy)
+
+static uint64_t judy_scan(void *h, size_t *count)
+{
+    Pvoid_t array = ((struct judy_map *)h)->array;
+    Word_t index = 0;
+    uint64_t sum = 0;
+    size_t c = 0;
+    for (PWord_t slot = (PWord_t)JudyLFirst(array, &index, PJE0); slot;
+         slot = (PWord_t)JudyLNext(array, &index, PJE0)) {
+        sum += *slot;
+        c++;
+    }
+    *count = c;
+    return sum;
+}
+
+const struct map_impl map_impl_judyl = {
+    .name = "judyl",
+    .create = judy_create,
+    .destroy = judy_destroy,
+    .count = judy_count,
+    .bytes = judy_bytes,
+    .insert_all = judy_insert_all,
+    .find_all = judy_find_all,
+    .find_dep = judy_find_dep,
+    .lower_bound_all = judy_lower_bound_all,
+    .erase_all = judy_erase_all,
+    .scan = judy_scan,
+};

@@ -1,0 +1,477 @@
+/* map suite (../shared/BENCH.md): our ordered index against the usual
+ * single-threaded ordered maps, on the same elements and the same keys.
+ *
+ * Per size n, with keys from one seeded bench_rand stream:
+ *   insert_rand  build an empty map up to n elements in random key order
+ *   find_rand    lookups of random present keys (independent: throughput)
+ *   find_dep     lookups whose key is the payload of the element found
+ *                before (a random cycle): latency, misses cannot overlap
+ *   find_miss    lookups of absent keys
+ *   lower_bound  first element >= an absent key
+ *   scan         in-order walk, ns per element
+ *   erase_rand   erase all n by key, in an order unrelated to insertion
+ *   insert_seq   build up to n in ascending key order
+ * ns_per_op is the median over the repetitions; each repetition visits every
+ * implementation in turn so that a noisy moment on this shared machine hits
+ * all of them. Build and erase times are per element over the whole build
+ * (0 -> n) and the whole tear-down (n -> 0).
+ *
+ * Every loop's result is checked against a value computed without any map;
+ * an implementation that answers wrongly prints no rows and the program
+ * exits non-zero after the others have run. */
+#include <malloc.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/harness.h"
+#include "bench/map_impl.h"
+
+/* ------------------------------------------------------------ skiplist */
+#if __has_include("skiplist.h") && !defined(MAP_NO_SKIPLIST)
+#define MAP_HAVE_SKIPLIST 1
+#include "skiplist.h"
+
+#define MAP_ELEM_KEY(e) ((e)->key)
+SKIPLIST_DEFINE(smap, struct map_elem, uint64_t, MAP_ELEM_KEY, SKIPLIST_CMP_NUM,
+                SKIPLIST_DEFAULTS)
+/* The classic one-key-per-node layout; the other parameters as the default
+ * so that the difference is the leaves alone. */
+SKIPLIST_DEFINE(smap1, struct map_elem, uint64_t, MAP_ELEM_KEY,
+                SKIPLIST_CMP_NUM, 1, SKIPLIST_DEFAULT_MAXLVL,
+                SKIPLIST_DEFAULT_PSHIFT)
+
+/* Level seed: fixed, so a run's shape is the same every time. */
+#define MAP_SL_SEED 0x51ee7ull
+
+/* The adapter for one instantiation P; IMPL names the row. */
+#define MAP_SKIPLIST_ADAPTER(P, IMPL)                                       \
+    static void *P##_a_create(void)                                         \
+    {                                                                       \
+        struct P *sl = malloc(sizeof(*sl));                                 \
+        if (sl && P##_init(sl, NULL, MAP_SL_SEED) != 0) {                   \
+            free(sl);                                                       \
+            sl = NULL;                                                      \
+        }                                                                   \
+        return sl;                                                          \
+    }                                                                       \
+    static void P##_a_destroy(void *h)                                      \
+    {                                                                       \
+        P##_destroy(h, NULL, NULL);                                         \
+        free(h);                                                            \
+    }                                                                       \
+    static size_t P##_a_count(void *h)                                      \
+    {                                                                       \
+        return P##_count(h);                                                \
+    }                                                                       \
+    static double P##_a_bytes(void *h)                                      \
+    {                                                                       \
+        return (double)P##_bytes(h);                                        \
+    }                                                                       \
+    static inline int P##_a_insert(void *h, struct map_elem *e)             \
+    {                                                                       \
+        return P##_insert(h, e, NULL);                                      \
+    }                                                                       \
+    static inline struct map_elem *P##_a_find(void *h, uint64_t key)        \
+    {                                                                       \
+        return P##_find(h, key);                                            \
+    }                                                                       \
+    static inline struct map_elem *P##_a_lower_bound(void *h, uint64_t key) \
+    {                                                                       \
+        return P##_lower_bound(h, key);                                     \
+    }                                                                       \
+    static inline int P##_a_erase(void *h, uint64_t key)                    \
+    {                                                                       \
+        return P##_erase_key(h, key, NULL);                                 \
+    }                                                                       \
+    MAP_LOOPS(P##_a)                                                        \
+    static uint64_t P##_a_scan(void *h, size_t *count)                      \
+    {                                                                       \
+        struct P##_iter it;                                                 \
+        uint64_t sum = 0;                                                   \
+        size_t c = 0;                                                       \
+        for (struct map_elem *e = P##_iter_first(&it, h); e;                \
+             e = P##_iter_next(&it)) {                                      \
+            sum += (uintptr_t)e;                                            \
+            c++;                                                            \
+        }                                                                   \
+        *count = c;                                                         \
+        return sum;                                                         \
+    }                                                                       \
+    static const struct map_impl map_impl_##P = {                           \
+        .name = IMPL,                                                       \
+        .create = P##_a_create,                                             \
+        .destroy = P##_a_destroy,                                           \
+        .count = P##_a_count,                                               \
+        .bytes = P##_a_bytes,                                               \
+        .insert_all = P##_a_insert_all,                                     \
+        .find_all = P##_a_find_all,                                         \
+        .find_dep = P##_a_find_dep,                                         \
+        .lower_bound_all = P##_a_lower_bound_all,                           \
+        .erase_all = P##_a_erase_all,                                       \
+        .scan = P##_a_scan,                                                 \
+    };
+
+MAP_SKIPLIST_ADAPTER(smap, "skiplist")
+MAP_SKIPLIST_ADAPTER(smap1, "skiplist_k1")
+#endif
+
+/* ------------------------------------------------------------- driver */
+static const struct map_impl *const impls[] = {
+#ifdef MAP_HAVE_SKIPLIST
+    &map_impl_smap,       &map_impl_smap1,
+#endif
+    &map_impl_bsd_rb,     &map_impl_judyl,
+    &map_impl_absl_btree, &map_impl_glib_gtree,
+};
+#define NIMPL (sizeof(impls) / sizeof(impls[0]))
+
+enum op {
+    OP_INSERT_RAND,
+    OP_INSERT_SEQ,
+    OP_FIND_RAND,
+    OP_FIND_DEP,
+    OP_FIND_MISS,
+    OP_LOWER_BOUND,
+    OP_ERASE_RAND,
+    OP_SCAN,
+    NOPS
+};
+static const char *const op_names[NOPS] = {
+    "insert_rand", "insert_seq",  "find_rand",  "find_dep",
+    "find_miss",   "lower_bound", "erase_rand", "scan",
+};
+
+#define MAX_REPS 9
+
+/* Everything one size needs, computed once and shared by every impl. */
+struct workload {
+    size_t n, m;
+    struct map_elem *elems;
+    uint64_t *hit_q, *miss_q, *erase_q;
+    uint64_t hit_sum, lb_sum, all_sum;
+    uint64_t dep_start, dep_end, warm_start;
+};
+
+struct result {
+    double ns[NOPS][MAX_REPS];
+    double bytes_rand, bytes_seq; /* per element, < 0 unknown */
+    bool failed;
+};
+
+static void *xmalloc(size_t size)
+{
+    void *p = malloc(size ? size : 1);
+    if (!p) {
+        fprintf(stderr, "map: out of memory (%zu bytes)\n", size);
+        exit(2);
+    }
+    return p;
+}
+
+struct key_idx {
+    uint64_t key;
+    size_t idx;
+};
+
+static int key_idx_cmp(const void *a, const void *b)
+{
+    uint64_t x = ((const struct key_idx *)a)->key;
+    uint64_t y = ((const struct key_idx *)b)->key;
+    return (x > y) - (x < y);
+}
+
+static int elem_cmp(const void *a, const void *b)
+{
+    uint64_t x = ((const struct map_elem *)a)->key;
+    uint64_t y = ((const struct map_elem *)b)->key;
+    return (x > y) - (x < y);
+}
+
+/* First element of sorted[0..n) with key >= key, as an address (0: none). */
+static uint64_t successor(const struct key_idx *sorted, size_t n,
+                          const struct map_elem *elems, uint64_t key)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (sorted[mid].key < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n ? (uintptr_t)&elems[sorted[lo].idx] : 0;
+}
+
+static void workload_init(struct workload *w, size_t n, size_t m)
+{
+    /* The splitmix64 outputs of one stream never repeat (its state steps
+     * through all 2^64 values and the output mix is a bijection), so the
+     * first n are distinct keys and the next m are keys surely absent. */
+    uint64_t st = 0x6d617020ull ^ n, rs = 0x7175657279ull ^ n;
+    w->n = n;
+    w->m = m;
+    w->elems = xmalloc(n * sizeof(*w->elems));
+    memset(w->elems, 0, n * sizeof(*w->elems));
+    for (size_t i = 0; i < n; i++)
+        w->elems[i].key = bench_rand(&st);
+    w->miss_q = xmalloc(m * sizeof(uint64_t));
+    for (size_t i = 0; i < m; i++)
+        w->miss_q[i] = bench_rand(&st);
+
+    /* A random cycle through every element (Sattolo's shuffle), so the
+     * dependent chain visits distinct elements in random order. */
+    size_t *perm = xmalloc(n * sizeof(size_t));
+    for (size_t i = 0; i < n; i++)
+        perm[i] = i;
+    for (size_t i = n - 1; i > 0; i--) {
+        size_t j = (size_t)bench_rand_below(&rs, i);
+        size_t t = perm[i];
+        perm[i] = perm[j];
+        perm[j] = t;
+    }
+    for (size_t i = 0; i < n; i++)
+        w->elems[perm[i]].payload = w->elems[perm[(i + 1) % n]].key;
+    w->dep_start = w->elems[perm[0]].key;
+    w->dep_end = w->elems[perm[m % n]].key;
+    w->warm_start = w->elems[perm[n / 2]].key;
+
+    w->hit_q = xmalloc(m * sizeof(uint64_t));
+    w->hit_sum = 0;
+    for (size_t i = 0; i < m; i++) {
+        size_t k = (size_t)bench_rand_below(&rs, n);
+        w->hit_q[i] = w->elems[k].key;
+        w->hit_sum += (uintptr_t)&w->elems[k];
+    }
+
+    /* Erase order: a fresh Fisher-Yates shuffle, unrelated to insertion. */
+    for (size_t i = n - 1; i > 0; i--) {
+        size_t j = (size_t)bench_rand_below(&rs, i + 1);
+        size_t t = perm[i];
+        perm[i] = perm[j];
+        perm[j] = t;
+    }
+    w->erase_q = xmalloc(n * sizeof(uint64_t));
+    for (size_t i = 0; i < n; i++)
+        w->erase_q[i] = w->elems[perm[i]].key;
+    free(perm);
+
+    struct key_idx *sorted = xmalloc(n * sizeof(*sorted));
+    w->all_sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        sorted[i].key = w->elems[i].key;
+        sorted[i].idx = i;
+        w->all_sum += (uintptr_t)&w->elems[i];
+    }
+    qsort(sorted, n, sizeof(*sorted), key_idx_cmp);
+    w->lb_sum = 0;
+    for (size_t i = 0; i < m; i++)
+        w->lb_sum += successor(sorted, n, w->elems, w->miss_q[i]);
+    free(sorted);
+}
+
+static void workload_free(struct workload *w)
+{
+    free(w->elems);
+    free(w->hit_q);
+    free(w->miss_q);
+    free(w->erase_q);
+}
+
+static void fail(const struct map_impl *im, struct result *r, const char *op,
+                 const char *what)
+{
+    fprintf(stderr, "map: %s: %s: %s\n", im->name, op, what);
+    r->failed = true;
+}
+
+static double per_op(uint64_t ns, uint64_t ops)
+{
+    return (double)ns / (double)(ops ? ops : 1);
+}
+
+/* Builds up to n often enough that a repetition lasts (small n), times the
+ * lookups and the walk on the first build, erases everything. rep < 0 is a
+ * warm-up: one untimed build. first: the first build at this n. */
+static void run_random(const struct map_impl *im, const struct workload *w,
+                       struct result *r, int rep, bool first)
+{
+    size_t n = w->n, m = w->m;
+    size_t cycles = n < ((size_t)1 << 20) ? ((size_t)1 << 20) / n : 1;
+    size_t scans = n < ((size_t)1 << 22) ? ((size_t)1 << 22) / n : 1;
+    uint64_t t_ins = 0, t_era = 0, t0;
+    double ns[NOPS] = {0};
+
+    for (size_t c = 0; c < cycles && !r->failed; c++) {
+        void *h = im->create();
+        if (!h) {
+            fail(im, r, "create", "failed");
+            return;
+        }
+        t0 = bench_now_ns();
+        size_t bad = im->insert_all(h, w->elems, n);
+        t_ins += bench_now_ns() - t0;
+        if (bad || im->count(h) != n)
+            fail(im, r, "insert_rand", "insert failed or count wrong");
+        /* The first build's memory is fresh from malloc: measure it there
+         * (GSlice's caches would hide later builds' nodes from mallinfo). */
+        if (first && c == 0) {
+            double b = im->bytes(h);
+            r->bytes_rand = b < 0 ? -1 : b / (double)n;
+        }
+        /* Warm-up: one build faults the allocator's pages in; the lookups
+         * warm up on their own below. */
+        if (rep < 0) {
+            im->destroy(h);
+            return;
+        }
+
+        if (c == 0 && !r->failed) {
+            /* Each op warms up on a slice of its queries, then is timed. */
+            uint64_t got;
+            im->find_all(h, w->hit_q, m / 8);
+            t0 = bench_now_ns();
+            got = im->find_all(h, w->hit_q, m);
+            ns[OP_FIND_RAND] = per_op(bench_now_ns() - t0, m);
+            if (got != w->hit_sum)
+                fail(im, r, "find_rand", "wrong elements found");
+
+            bench_sink += im->find_dep(h, w->warm_start, m / 8);
+            t0 = bench_now_ns();
+            got = im->find_dep(h, w->dep_start, m);
+            ns[OP_FIND_DEP] = per_op(bench_now_ns() - t0, m);
+            if (got != w->dep_end)
+                fail(im, r, "find_dep", "chain broke");
+
+            im->find_all(h, w->miss_q, m / 8);
+            t0 = bench_now_ns();
+            got = im->find_all(h, w->miss_q, m);
+            ns[OP_FIND_MISS] = per_op(bench_now_ns() - t0, m);
+            if (got != 0)
+                fail(im, r, "find_miss", "found an absent key");
+
+            im->lower_bound_all(h, w->miss_q, m / 8);
+            t0 = bench_now_ns();
+            got = im->lower_bound_all(h, w->miss_q, m);
+            ns[OP_LOWER_BOUND] = per_op(bench_now_ns() - t0, m);
+            if (got != w->lb_sum)
+                fail(im, r, "lower_bound", "wrong successors");
+
+            size_t cnt = 0;
+            bench_sink += im->scan(h, &cnt);
+            t0 = bench_now_ns();
+            for (size_t s = 0; s < scans; s++) {
+                got = im->scan(h, &cnt);
+                if (got != w->all_sum || cnt != n)
+                    fail(im, r, "scan", "walk missed or repeated elements");
+            }
+            ns[OP_SCAN] = per_op(bench_now_ns() - t0, (uint64_t)scans * n);
+        }
+
+        t0 = bench_now_ns();
+        bad = im->erase_all(h, w->erase_q, n);
+        t_era += bench_now_ns() - t0;
+        if (bad || im->count(h) != 0)
+            fail(im, r, "erase_rand", "erase failed or count wrong");
+        im->destroy(h);
+    }
+    if (r->failed)
+        return;
+    ns[OP_INSERT_RAND] = per_op(t_ins, (uint64_t)cycles * n);
+    ns[OP_ERASE_RAND] = per_op(t_era, (uint64_t)cycles * n);
+    for (int op = 0; op < NOPS; op++)
+        if (op != OP_INSERT_SEQ)
+            r->ns[op][rep] = ns[op];
+}
+
+/* Elements are sorted in memory and in key order by now. */
+static void run_seq(const struct map_impl *im, const struct workload *w,
+                    struct result *r, int rep, bool first)
+{
+    size_t n = w->n;
+    size_t cycles = n < ((size_t)1 << 20) ? ((size_t)1 << 20) / n : 1;
+    uint64_t t_ins = 0;
+
+    for (size_t c = 0; c < cycles && !r->failed; c++) {
+        void *h = im->create();
+        if (!h) {
+            fail(im, r, "create", "failed");
+            return;
+        }
+        uint64_t t0 = bench_now_ns();
+        size_t bad = im->insert_all(h, w->elems, n);
+        t_ins += bench_now_ns() - t0;
+        if (bad || im->count(h) != n)
+            fail(im, r, "insert_seq", "insert failed or count wrong");
+        if (first && c == 0) {
+            double b = im->bytes(h);
+            r->bytes_seq = b < 0 ? -1 : b / (double)n;
+        }
+        im->destroy(h);
+    }
+    if (rep >= 0 && !r->failed)
+        r->ns[OP_INSERT_SEQ][rep] = per_op(t_ins, (uint64_t)cycles * n);
+}
+
+static bool run_size(size_t n, size_t m, int reps, int warmups)
+{
+    struct workload w;
+    struct result res[NIMPL];
+    bool ok = true;
+
+    fprintf(stderr, "map: n=%zu: %d reps (+%d warm-up), %zu lookups each\n", n,
+            reps, warmups, m);
+    workload_init(&w, n, m);
+    memset(res, 0, sizeof(res));
+    for (int rep = -warmups; rep < reps; rep++)
+        for (size_t i = 0; i < NIMPL; i++)
+            if (!res[i].failed)
+                run_random(impls[i], &w, &res[i], rep, rep == -warmups);
+
+    qsort(w.elems, n, sizeof(*w.elems), elem_cmp);
+    for (int rep = 0; rep < reps; rep++)
+        for (size_t i = 0; i < NIMPL; i++)
+            if (!res[i].failed)
+                run_seq(impls[i], &w, &res[i], rep, rep == 0);
+
+    for (size_t i = 0; i < NIMPL; i++) {
+        if (res[i].failed) {
+            ok = false;
+            continue;
+        }
+        for (int op = 0; op < NOPS; op++)
+            bench_row("map", impls[i]->name, op_names[op], n, 1,
+                      bench_median(res[i].ns[op], reps),
+                      op == OP_INSERT_SEQ ? res[i].bytes_seq
+                                          : res[i].bytes_rand);
+    }
+    workload_free(&w);
+    return ok;
+}
+
+int main(int argc, char **argv)
+{
+    static const size_t full_sizes[] = {1000, 10000, 100000, 1000000, 10000000};
+    static const size_t quick_sizes[] = {1000000};
+    int quick = bench_quick(argc, argv);
+    const size_t *sizes = quick ? quick_sizes : full_sizes;
+    size_t nsizes = quick ? 1 : sizeof(full_sizes) / sizeof(full_sizes[0]);
+    bool ok = true;
+
+    /* Keep freed memory in the process: every build after the warm-up then
+     * reuses pages instead of faulting fresh ones in, whichever impl ran
+     * before it. */
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+
+    for (size_t s = 0; s < nsizes; s++) {
+        size_t n = sizes[s];
+        size_t m = quick ? (size_t)1 << 16 : (size_t)1 << 19;
+        int reps = n >= 10000000 ? 3 : quick ? 3 : 5;
+        int warmups = n >= 10000000 ? 0 : 1;
+        ok = run_size(n, m, reps, warmups) && ok;
+    }
+    return ok ? 0 : 1;
+}
