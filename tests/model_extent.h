@@ -1,0 +1,248 @@
+/*
+ * Reference model for the extent face, and one interface over every extent
+ * instantiation the tests build.
+ *
+ * The model is a sorted array of extents searched by brute force: slow and
+ * obviously right, which is the point of a differential test. Keys are held
+ * as uint64_t with an explicit maximum, so one model stands in for both the
+ * uint32_t and the uint64_t instantiations, and every bound is kept
+ * inclusive (last = start + size - 1) so that nothing in the model itself
+ * can wrap.
+ *
+ * struct xops (defined in tests/test_extent_ops.c, one per instantiation:
+ * key type x keys per node) lets the unit, differential and allocation
+ * tests run one body over every instantiation.
+ */
+#ifndef MODEL_EXTENT_H
+#define MODEL_EXTENT_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "skiplist.h"
+
+/* ------------------------------------------------------------------ model */
+
+struct mx_ext {
+    uint64_t start, last; /* inclusive */
+    const void *tag;      /* the element the list holds for this extent */
+};
+
+struct model_extent {
+    struct mx_ext *v;
+    size_t n, cap;
+    uint64_t max; /* largest key value: UINT32_MAX or UINT64_MAX */
+};
+
+static inline void mx_init(struct model_extent *m, uint64_t max)
+{
+    m->v = NULL;
+    m->n = m->cap = 0;
+    m->max = max;
+}
+
+static inline void mx_fini(struct model_extent *m)
+{
+    free(m->v);
+    m->v = NULL;
+    m->n = m->cap = 0;
+}
+
+/* The contract: size > 0 and the last byte start + size - 1 fits K_T. */
+static inline bool mx_valid(const struct model_extent *m, uint64_t start,
+                            uint64_t size)
+{
+    return size != 0 && start <= m->max && size - 1 <= m->max - start;
+}
+
+static inline bool mx_is_pow2(uint64_t x)
+{
+    return x != 0 && (x & (x - 1)) == 0;
+}
+
+/* Index of the extent overlapping [start, last], lowest first, or n. */
+static inline size_t mx_find_overlap(const struct model_extent *m,
+                                     uint64_t start, uint64_t last)
+{
+    for (size_t i = 0; i < m->n; i++)
+        if (m->v[i].start <= last && m->v[i].last >= start)
+            return i;
+    return m->n;
+}
+
+/* 0, -EINVAL, -EEXIST (*clash_idx set to some overlapping index). */
+static inline int mx_insert(struct model_extent *m, uint64_t start,
+                            uint64_t size, const void *tag, size_t *clash_idx)
+{
+    if (!mx_valid(m, start, size))
+        return -EINVAL;
+    uint64_t last = start + (size - 1);
+    size_t c = mx_find_overlap(m, start, last);
+    if (c < m->n) {
+        if (clash_idx)
+            *clash_idx = c;
+        return -EEXIST;
+    }
+    if (m->n == m->cap) {
+        size_t cap = m->cap ? 2 * m->cap : 64;
+        struct mx_ext *v = (struct mx_ext *)realloc(m->v, cap * sizeof(*v));
+        if (!v)
+            abort(); /* the model is not under test: fail loudly */
+        m->v = v;
+        m->cap = cap;
+    }
+    size_t i = 0;
+    while (i < m->n && m->v[i].start < start)
+        i++;
+    memmove(m->v + i + 1, m->v + i, (m->n - i) * sizeof(*m->v));
+    m->v[i].start = start;
+    m->v[i].last = last;
+    m->v[i].tag = tag;
+    m->n++;
+    return 0;
+}
+
+static inline size_t mx_index_of(const struct model_extent *m, const void *tag)
+{
+    for (size_t i = 0; i < m->n; i++)
+        if (m->v[i].tag == tag)
+            return i;
+    return m->n;
+}
+
+static inline int mx_erase(struct model_extent *m, const void *tag)
+{
+    size_t i = mx_index_of(m, tag);
+    if (i == m->n)
+        return -ENOENT;
+    memmove(m->v + i, m->v + i + 1, (m->n - i - 1) * sizeof(*m->v));
+    m->n--;
+    return 0;
+}
+
+static inline const void *mx_lookup(const struct model_extent *m,
+                                    uint64_t point)
+{
+    size_t i = mx_find_overlap(m, point, point);
+    return i < m->n ? m->v[i].tag : NULL;
+}
+
+/* First extent overlapping [a, b): 0 and *tag, -ENOENT, -EINVAL (a >= b). */
+static inline int mx_first_overlap(const struct model_extent *m, uint64_t a,
+                                   uint64_t b, const void **tag)
+{
+    if (a >= b)
+        return -EINVAL;
+    size_t i = mx_find_overlap(m, a, b - 1);
+    if (i == m->n)
+        return -ENOENT;
+    *tag = m->v[i].tag;
+    return 0;
+}
+
+/*
+ * insert_hole by enumeration of the free gaps, lowest gap first: the lowest
+ * aligned start is the first fit met, the highest is the last one. Returns
+ * 0 with *start set, -EINVAL or -ENOSPC; does not insert.
+ */
+static inline int mx_hole(const struct model_extent *m, uint64_t size,
+                          uint64_t align, uint64_t lo, uint64_t hi,
+                          bool highest, uint64_t *start)
+{
+    if (size == 0 || !mx_is_pow2(align) || lo > hi || hi > m->max ||
+        align > m->max)
+        return -EINVAL;
+    uint64_t mask = align - 1;
+    bool found = false;
+    for (size_t gi = 0; gi <= m->n; gi++) {
+        uint64_t g0, g1; /* free gap, inclusive */
+        if (gi == 0) {
+            g0 = 0;
+        } else {
+            if (m->v[gi - 1].last == m->max)
+                continue;
+            g0 = m->v[gi - 1].last + 1;
+        }
+        if (gi == m->n) {
+            g1 = m->max;
+        } else {
+            if (m->v[gi].start == 0)
+                continue;
+            g1 = m->v[gi].start - 1;
+        }
+        if (g0 > g1)
+            continue;
+        if (g0 < lo)
+            g0 = lo;
+        if (g1 > hi)
+            g1 = hi;
+        if (g0 > g1 || g1 - g0 < size - 1)
+            continue;
+        if (highest) {
+            uint64_t s = (g1 - (size - 1)) & ~mask;
+            if (s >= g0) {
+                *start = s;
+                found = true; /* keep going: a higher gap may fit too */
+            }
+        } else {
+            if (g0 > m->max - mask)
+                continue; /* rounding up would wrap */
+            uint64_t s = (g0 + mask) & ~mask;
+            if (s <= g1 && g1 - s >= size - 1) {
+                *start = s;
+                return 0;
+            }
+        }
+    }
+    return found ? 0 : -ENOSPC;
+}
+
+/* ------------------------------------------- one interface, many lists */
+
+/*
+ * Thin adapters over one instantiation. Elements are opaque (void *) and
+ * made by new_elem; keys cross as uint64_t (callers keep them <= max).
+ */
+struct xops {
+    const char *label; /* e.g. "u32/k4" */
+    uint64_t max;      /* maximum of K_T */
+    size_t list_size;  /* sizeof(struct name), for byte-wise snapshots */
+    void *(*new_list)(const struct skiplist_allocator *a, uint64_t seed,
+                      int *err);
+    void (*del_list)(void *l);
+    void *(*new_elem)(uint64_t start, uint64_t size);
+    void (*set)(void *e, uint64_t start, uint64_t size);
+    uint64_t (*start)(const void *e);
+    uint64_t (*size)(const void *e);
+    int (*insert)(void *l, void *e, void **clash);
+    int (*erase)(void *l, void *e);
+    void *(*lookup)(const void *l, uint64_t point);
+    int (*first_overlap)(const void *l, uint64_t a, uint64_t b, void **out);
+    /* every extent overlapping [a, b) through FOREACH_OVERLAP, in order */
+    size_t (*overlaps)(const void *l, uint64_t a, uint64_t b, void **out,
+                       size_t max);
+    /* the same through iter_overlap / iter_next_overlap by hand */
+    size_t (*overlaps_iter)(const void *l, uint64_t a, uint64_t b, void **out,
+                            size_t max);
+    int (*hole)(void *l, void *e, uint64_t size, uint64_t align, uint64_t lo,
+                uint64_t hi, int flags);
+    void *(*first)(const void *l);
+    void *(*last)(const void *l);
+    void *(*find)(const void *l, uint64_t key);
+    size_t (*count)(const void *l);
+    /* every element in order (FOREACH) and in reverse (FOREACH_REVERSE) */
+    size_t (*walk)(const void *l, void **out, size_t max);
+    size_t (*walk_rev)(const void *l, void **out, size_t max);
+    int (*check)(const void *l, char *why, size_t len);
+    size_t (*bytes)(const void *l);
+};
+
+/* Every instantiation, in tests/test_extent_ops.c. */
+extern const struct xops *const xops_all[];
+extern const size_t xops_count;
+
+#endif /* MODEL_EXTENT_H */

@@ -1,0 +1,224 @@
+/*
+ * The extent instantiations every extent suite runs over: two key types
+ * (uint32_t to reach the top of the key space cheaply, uint64_t) times four
+ * leaf sizes (1 = classic one-key nodes, 4, the default, 64), each wrapped
+ * in the struct xops adapters of model_extent.h.
+ *
+ * The adapters are thin on purpose: each calls one generated function, so
+ * a failure points at the library, not at glue.
+ */
+#include <stdlib.h>
+
+#include "skiplist.h"
+#include "model_extent.h"
+
+struct x64 {
+    uint64_t start, size;
+    uint64_t payload; /* never read by the list: catches size/offset slips */
+};
+
+struct x32 {
+    uint32_t start, size;
+    uint32_t payload;
+};
+
+/* Small MAXLVL on the wide leaves exercises the level cap. */
+SKIPLIST_EXTENT_DEFINE(x64d, struct x64, uint64_t, start, size,
+                       SKIPLIST_DEFAULTS)
+SKIPLIST_EXTENT_DEFINE(x64k1, struct x64, uint64_t, start, size, 1, 32, 1)
+SKIPLIST_EXTENT_DEFINE(x64k4, struct x64, uint64_t, start, size, 4, 24, 1)
+SKIPLIST_EXTENT_DEFINE(x64k64, struct x64, uint64_t, start, size, 64, 6, 2)
+SKIPLIST_EXTENT_DEFINE(x32d, struct x32, uint32_t, start, size,
+                       SKIPLIST_DEFAULTS)
+SKIPLIST_EXTENT_DEFINE(x32k1, struct x32, uint32_t, start, size, 1, 32, 1)
+SKIPLIST_EXTENT_DEFINE(x32k4, struct x32, uint32_t, start, size, 4, 24, 1)
+SKIPLIST_EXTENT_DEFINE(x32k64, struct x32, uint32_t, start, size, 64, 6, 2)
+
+#define XOPS_ADAPT(name, T, K_T, LABEL)                                        \
+    static void *name##_a_new_list(const struct skiplist_allocator *a,         \
+                                   uint64_t seed, int *err)                    \
+    {                                                                          \
+        struct name *l = (struct name *)malloc(sizeof(*l));                    \
+        if (!l)                                                                \
+            abort();                                                           \
+        *err = name##_init(l, a, seed);                                        \
+        if (*err) {                                                            \
+            free(l);                                                           \
+            return NULL;                                                       \
+        }                                                                      \
+        return l;                                                              \
+    }                                                                          \
+    static void name##_a_del_list(void *l)                                     \
+    {                                                                          \
+        name##_destroy((struct name *)l, NULL, NULL);                          \
+        free(l);                                                               \
+    }                                                                          \
+    static void name##_a_set(void *e, uint64_t start, uint64_t size)           \
+    {                                                                          \
+        ((T *)e)->start = (K_T)start;                                          \
+        ((T *)e)->size = (K_T)size;                                            \
+    }                                                                          \
+    static void *name##_a_new_elem(uint64_t start, uint64_t size)              \
+    {                                                                          \
+        T *e = (T *)calloc(1, sizeof(*e));                                     \
+        if (!e)                                                                \
+            abort();                                                           \
+        name##_a_set(e, start, size);                                          \
+        return e;                                                              \
+    }                                                                          \
+    static uint64_t name##_a_start(const void *e)                              \
+    {                                                                          \
+        return ((const T *)e)->start;                                          \
+    }                                                                          \
+    static uint64_t name##_a_size(const void *e)                               \
+    {                                                                          \
+        return ((const T *)e)->size;                                           \
+    }                                                                          \
+    static int name##_a_insert(void *l, void *e, void **clash)                 \
+    {                                                                          \
+        T *c = NULL;                                                           \
+        int r = name##_insert((struct name *)l, (T *)e, clash ? &c : NULL);    \
+        if (clash)                                                             \
+            *clash = c;                                                        \
+        return r;                                                              \
+    }                                                                          \
+    static int name##_a_erase(void *l, void *e)                                \
+    {                                                                          \
+        return name##_erase((struct name *)l, (T *)e);                         \
+    }                                                                          \
+    static void *name##_a_lookup(const void *l, uint64_t p)                    \
+    {                                                                          \
+        return name##_lookup((const struct name *)l, (K_T)p);                  \
+    }                                                                          \
+    static int name##_a_first_overlap(const void *l, uint64_t a, uint64_t b,   \
+                                      void **out)                              \
+    {                                                                          \
+        T *o = NULL;                                                           \
+        int r =                                                                \
+            name##_first_overlap((const struct name *)l, (K_T)a, (K_T)b, &o);  \
+        *out = o;                                                              \
+        return r;                                                              \
+    }                                                                          \
+    static size_t name##_a_overlaps(const void *l, uint64_t a, uint64_t b,     \
+                                    void **out, size_t max)                    \
+    {                                                                          \
+        struct name##_iter it;                                                 \
+        T *e;                                                                  \
+        size_t n = 0;                                                          \
+        SKIPLIST_FOREACH_OVERLAP (name, (const struct name *)l, it, e, (K_T)a, \
+                                  (K_T)b) {                                    \
+            if (n < max)                                                       \
+                out[n] = e;                                                    \
+            n++;                                                               \
+        }                                                                      \
+        return n;                                                              \
+    }                                                                          \
+    static size_t name##_a_overlaps_iter(const void *l, uint64_t a,            \
+                                         uint64_t b, void **out, size_t max)   \
+    {                                                                          \
+        struct name##_iter it;                                                 \
+        size_t n = 0;                                                          \
+        T *e =                                                                 \
+            name##_iter_overlap(&it, (const struct name *)l, (K_T)a, (K_T)b);  \
+        for (; e; e = name##_iter_next_overlap(&it)) {                         \
+            if (n < max)                                                       \
+                out[n] = e;                                                    \
+            n++;                                                               \
+        }                                                                      \
+        return n;                                                              \
+    }                                                                          \
+    static int name##_a_hole(void *l, void *e, uint64_t size, uint64_t align,  \
+                             uint64_t lo, uint64_t hi, int flags)              \
+    {                                                                          \
+        return name##_insert_hole((struct name *)l, (T *)e, (K_T)size,         \
+                                  (K_T)align, (K_T)lo, (K_T)hi, flags);        \
+    }                                                                          \
+    static void *name##_a_first(const void *l)                                 \
+    {                                                                          \
+        return name##_first((const struct name *)l);                           \
+    }                                                                          \
+    static void *name##_a_last(const void *l)                                  \
+    {                                                                          \
+        return name##_last((const struct name *)l);                            \
+    }                                                                          \
+    static void *name##_a_find(const void *l, uint64_t key)                    \
+    {                                                                          \
+        return name##_find((const struct name *)l, (K_T)key);                  \
+    }                                                                          \
+    static size_t name##_a_count(const void *l)                                \
+    {                                                                          \
+        return name##_count((const struct name *)l);                           \
+    }                                                                          \
+    static size_t name##_a_walk(const void *l, void **out, size_t max)         \
+    {                                                                          \
+        struct name##_iter it;                                                 \
+        T *e;                                                                  \
+        size_t n = 0;                                                          \
+        SKIPLIST_FOREACH (name, (const struct name *)l, it, e) {               \
+            if (n < max)                                                       \
+                out[n] = e;                                                    \
+            n++;                                                               \
+        }                                                                      \
+        return n;                                                              \
+    }                                                                          \
+    static size_t name##_a_walk_rev(const void *l, void **out, size_t max)     \
+    {                                                                          \
+        struct name##_iter it;                                                 \
+        T *e;                                                                  \
+        size_t n = 0;                                                          \
+        SKIPLIST_FOREACH_REVERSE (name, (const struct name *)l, it, e) {       \
+            if (n < max)                                                       \
+                out[n] = e;                                                    \
+            n++;                                                               \
+        }                                                                      \
+        return n;                                                              \
+    }                                                                          \
+    static int name##_a_check(const void *l, char *why, size_t len)            \
+    {                                                                          \
+        return name##_check((const struct name *)l, why, len);                 \
+    }                                                                          \
+    static size_t name##_a_bytes(const void *l)                                \
+    {                                                                          \
+        return name##_bytes((const struct name *)l);                           \
+    }                                                                          \
+    static const struct xops name##_xops = {                                   \
+        LABEL,                                                                 \
+        (K_T) ~(K_T)0,                                                         \
+        sizeof(struct name),                                                   \
+        name##_a_new_list,                                                     \
+        name##_a_del_list,                                                     \
+        name##_a_new_elem,                                                     \
+        name##_a_set,                                                          \
+        name##_a_start,                                                        \
+        name##_a_size,                                                         \
+        name##_a_insert,                                                       \
+        name##_a_erase,                                                        \
+        name##_a_lookup,                                                       \
+        name##_a_first_overlap,                                                \
+        name##_a_overlaps,                                                     \
+        name##_a_overlaps_iter,                                                \
+        name##_a_hole,                                                         \
+        name##_a_first,                                                        \
+        name##_a_last,                                                         \
+        name##_a_find,                                                         \
+        name##_a_count,                                                        \
+        name##_a_walk,                                                         \
+        name##_a_walk_rev,                                                     \
+        name##_a_check,                                                        \
+        name##_a_bytes,                                                        \
+    };
+
+XOPS_ADAPT(x64d, struct x64, uint64_t, "u64/default")
+XOPS_ADAPT(x64k1, struct x64, uint64_t, "u64/k1")
+XOPS_ADAPT(x64k4, struct x64, uint64_t, "u64/k4")
+XOPS_ADAPT(x64k64, struct x64, uint64_t, "u64/k64")
+XOPS_ADAPT(x32d, struct x32, uint32_t, "u32/default")
+XOPS_ADAPT(x32k1, struct x32, uint32_t, "u32/k1")
+XOPS_ADAPT(x32k4, struct x32, uint32_t, "u32/k4")
+XOPS_ADAPT(x32k64, struct x32, uint32_t, "u32/k64")
+
+const struct xops *const xops_all[] = {
+    &x64d_xops, &x64k1_xops, &x64k4_xops, &x64k64_xops,
+    &x32d_xops, &x32k1_xops, &x32k4_xops, &x32k64_xops,
+};
+const size_t xops_count = sizeof(xops_all) / sizeof(xops_all[0]);
