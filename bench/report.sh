@@ -1,0 +1,257 @@
+#!/bin/sh
+# Turns a benchmark CSV (../shared/BENCH.md format) into gnuplot PNGs and
+# markdown tables.
+#
+#   bench/report.sh [CSV [PLOTDIR [MARKDOWN]]]
+#   defaults: bench/results-quick.csv docs/plots docs/performance.md
+#
+# The markdown file keeps whatever is written by hand outside the markers
+#   <!-- bench-report:begin --> ... <!-- bench-report:end -->
+# and only the part between them is regenerated (the file and the markers
+# are created when missing).
+#
+# Per suite, the reference implementation is ours: skiplist_rcu when the
+# suite has it, else skiplist. Ratios are peer ns / our ns for the same op,
+# n and threads: above 1 means we are faster. Suites without ours (limit)
+# get a table of absolute times.
+#
+# Plots: for each suite and op measured at two or more n, ns/op against n
+# (log-log), one line per implementation; for each suite, a bar chart of
+# every op at the largest n our implementation was measured at.
+# Needs only POSIX sh, awk and gnuplot.
+set -eu
+
+csv=${1:-bench/results-quick.csv}
+plots=${2:-docs/plots}
+md=${3:-docs/performance.md}
+
+[ -r "$csv" ] || { echo "report: cannot read $csv" >&2; exit 1; }
+command -v gnuplot >/dev/null || { echo "report: gnuplot missing" >&2; exit 1; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+mkdir -p "$plots"
+# Links in the markdown are relative to its own directory.
+md_dir=$(dirname "$md")
+case "$plots" in
+"$md_dir"/*) plots_rel=${plots#"$md_dir"/} ;;
+*) plots_rel=$plots ;;
+esac
+
+# Normalise: drop the header and blank lines; a later duplicate row (same
+# suite, impl, op, n, threads) replaces an earlier one.
+awk -F, 'NR > 1 && NF >= 6 {
+    k = $1 FS $2 FS $3 FS $4 FS $5
+    if (!(k in row)) order[++cnt] = k
+    row[k] = $0
+}
+END { for (i = 1; i <= cnt; i++) print row[order[i]] }' "$csv" > "$tmp/rows"
+
+suites=$(cut -d, -f1 "$tmp/rows" | awk '!seen[$0]++')
+
+# ------------------------------------------------------------------ plots
+plot_lines() { # suite op threads
+    s=$1 op=$2 th=$3
+    awk -F, -v s="$s" -v op="$op" -v th="$th" -v dir="$tmp" '
+        $1 == s && $3 == op && $5 == th {
+            f = dir "/line_" $2
+            if (!(f in seen)) { seen[f] = 1; list = list " " $2 }
+            print $4, $6 > f
+        }
+        END { print list > (dir "/impls") }' "$tmp/rows"
+    impls=$(cat "$tmp/impls")
+    out="$plots/${s}_${op}.png"
+    [ "$th" = 1 ] || out="$plots/${s}_${op}_t${th}.png"
+    {
+        echo "set terminal pngcairo size 800,500 noenhanced"
+        echo "set output '$out'"
+        echo "set title '$s: $op (threads $th)'"
+        echo "set logscale xy"
+        echo "set xlabel 'n'"
+        echo "set ylabel 'ns per op (lower is better)'"
+        echo "set key outside right"
+        echo "set grid"
+        printf "plot"
+        sep=""
+        for i in $impls; do
+            printf "%s '%s' using 1:2 with linespoints lw 2 title '%s'" \
+                "$sep" "$tmp/line_$i" "$i"
+            sep=","
+        done
+        echo
+    } > "$tmp/plot.gp"
+    gnuplot "$tmp/plot.gp"
+    for i in $impls; do rm -f "$tmp/line_$i"; done
+    echo "$out"
+}
+
+plot_bars() { # suite n threads -> bars of every op, one bar per impl
+    s=$1 n=$2 th=$3
+    awk -F, -v s="$s" -v n="$n" -v th="$th" '
+        $1 == s && $4 == n && $5 == th {
+            if (!($3 in so)) { so[$3] = 1; ops[++no] = $3 }
+            if (!($2 in si)) { si[$2] = 1; impls[++ni] = $2 }
+            v[$3, $2] = $6
+        }
+        END {
+            printf "op"
+            for (j = 1; j <= ni; j++) printf " %s", impls[j]
+            print ""
+            for (i = 1; i <= no; i++) {
+                printf "%s", ops[i]
+                for (j = 1; j <= ni; j++)
+                    printf " %s", ((ops[i], impls[j]) in v) ? v[ops[i], impls[j]] : "?"
+                print ""
+            }
+        }' "$tmp/rows" > "$tmp/bars"
+    ncols=$(head -1 "$tmp/bars" | awk '{ print NF }')
+    out="$plots/${s}_n${n}.png"
+    {
+        echo "set terminal pngcairo size 900,500 noenhanced"
+        echo "set output '$out'"
+        echo "set title '$s at n = $n (threads $th)'"
+        echo "set datafile missing '?'"
+        echo "set style data histogram"
+        echo "set style histogram cluster gap 1"
+        echo "set style fill solid 0.8 border -1"
+        echo "set logscale y"
+        echo "set ylabel 'ns per op (lower is better)'"
+        echo "set xtics rotate by -30"
+        echo "set key outside right"
+        echo "set grid ytics"
+        echo "plot for [c=2:$ncols] '$tmp/bars' using c:xtic(1) title columnhead"
+    } > "$tmp/plot.gp"
+    gnuplot "$tmp/plot.gp"
+    echo "$out"
+}
+
+: > "$tmp/images"
+for s in $suites; do
+    ref=$(awk -F, -v s="$s" '$1 == s && $2 == "skiplist_rcu" { r = $2 }
+        $1 == s && $2 == "skiplist" && r == "" { r = $2 }
+        END { print r }' "$tmp/rows")
+    # Line plots: (op, threads) pairs measured at two or more n.
+    awk -F, -v s="$s" '$1 == s { k = $3 " " $5; if (!((k, $4) in seen)) {
+        seen[k, $4] = 1; c[k]++; if (!(k in o)) { o[k] = 1; ks[++nk] = k } } }
+        END { for (i = 1; i <= nk; i++) if (c[ks[i]] > 1) print ks[i] }' \
+        "$tmp/rows" > "$tmp/pairs"
+    while read -r op th; do
+        f=$(plot_lines "$s" "$op" "$th")
+        echo "$s|$op ($th thread(s))|$f" >> "$tmp/images"
+    done < "$tmp/pairs"
+    # Bars at the largest n with our implementation (or any, without it).
+    set -- $(awk -F, -v s="$s" -v ref="$ref" '$1 == s &&
+        (ref == "" || $2 == ref) && ($4 + 0 > best + 0 ||
+        ($4 == best && $5 + 0 < th + 0)) { best = $4; th = $5 }
+        END { print best, th }' "$tmp/rows")
+    if [ $# -eq 2 ]; then
+        f=$(plot_bars "$s" "$1" "$2")
+        echo "$s|all ops at n = $1|$f" >> "$tmp/images"
+    fi
+done
+
+# ----------------------------------------------------------------- tables
+awk -F, -v csv="$csv" -v images="$tmp/images" -v rel="$plots_rel" '
+function fmt(x) { return sprintf(x < 10 ? "%.2f" : x < 100 ? "%.1f" : "%.0f", x) }
+{
+    s = $1
+    if (!(s in sseen)) { sseen[s] = 1; suites[++ns] = s }
+    if (!((s, $2) in iseen)) { iseen[s, $2] = 1; impls[s, ++ni[s]] = $2 }
+    k = $3 SUBSEP $4 SUBSEP $5
+    if (!((s, k) in kseen)) { kseen[s, k] = 1; keys[s, ++nk[s]] = k }
+    ns_[s, k, $2] = $6
+    if ($7 != "") { by[s, $4, $2] = $7; if (!((s, $4) in bn)) {
+        bn[s, $4] = 1; bns[s, ++nbn[s]] = $4 } }
+    if ($2 == "skiplist_rcu") ref[s] = $2
+    else if ($2 == "skiplist" && ref[s] == "") ref[s] = $2
+}
+END {
+    print "<!-- bench-report:begin -->"
+    print "<!-- Generated by bench/report.sh from " csv "; edit outside the markers. -->"
+    print ""
+    print "Source: `" csv "`. Ratios are peer ns / our ns for the same op, n and"
+    print "threads: above 1 we are faster, below 1 the peer is."
+    while ((getline line < images) > 0) {
+        split(line, p, "|")
+        img[p[1], ++nimg[p[1]]] = p[2] "|" p[3]
+    }
+    for (a = 1; a <= ns; a++) {
+        s = suites[a]; r = ref[s]
+        print ""
+        print "### `" s "`"
+        print ""
+        if (r != "") {
+            hdr = "| op | n | threads | " r " ns |"; sep = "|---|---:|---:|---:|"
+            for (j = 1; j <= ni[s]; j++) if (impls[s, j] != r) {
+                hdr = hdr " " impls[s, j] " |"; sep = sep "---:|" }
+        } else {
+            hdr = "| op | n | threads |"; sep = "|---|---:|---:|"
+            for (j = 1; j <= ni[s]; j++) {
+                hdr = hdr " " impls[s, j] " ns |"; sep = sep "---:|" }
+        }
+        print hdr; print sep
+        for (i = 1; i <= nk[s]; i++) {
+            split(keys[s, i], kk, SUBSEP)
+            line = "| " kk[1] " | " kk[2] " | " kk[3] " |"
+            base = ((s, keys[s, i], r) in ns_) ? ns_[s, keys[s, i], r] : ""
+            if (r != "") line = line " " (base == "" ? "" : fmt(base)) " |"
+            for (j = 1; j <= ni[s]; j++) {
+                im = impls[s, j]
+                if (im == r) continue
+                v = ((s, keys[s, i], im) in ns_) ? ns_[s, keys[s, i], im] : ""
+                if (v == "") cell = ""
+                else if (r == "") cell = fmt(v)
+                else if (base == "" || base + 0 == 0) cell = ""
+                else cell = sprintf("%.2f", v / base)
+                line = line " " cell " |"
+            }
+            print line
+        }
+        if (nbn[s] > 0) {
+            print ""
+            print "Bytes per element the structure holds (beyond the elements):"
+            print ""
+            hdr = "| n |"; sep = "|---:|"
+            for (j = 1; j <= ni[s]; j++) { hdr = hdr " " impls[s, j] " |"; sep = sep "---:|" }
+            print hdr; print sep
+            for (i = 1; i <= nbn[s]; i++) {
+                n = bns[s, i]; line = "| " n " |"
+                for (j = 1; j <= ni[s]; j++)
+                    line = line " " (((s, n, impls[s, j]) in by) ? by[s, n, impls[s, j]] : "") " |"
+                print line
+            }
+        }
+        for (i = 1; i <= nimg[s]; i++) {
+            split(img[s, i], p, "|")
+            f = p[2]; sub(/.*\//, "", f)
+            if (i == 1) print ""
+            print "![" s ": " p[1] "](" rel "/" f ")"
+        }
+    }
+    print ""
+    print "<!-- bench-report:end -->"
+}' "$tmp/rows" > "$tmp/generated"
+
+# Splice between the markers, keeping the hand-written rest.
+if [ -f "$md" ] && grep -q '^<!-- bench-report:begin -->' "$md" &&
+    grep -q '^<!-- bench-report:end -->' "$md"; then
+    awk -v gen="$tmp/generated" '
+        /^<!-- bench-report:begin -->/ {
+            while ((getline l < gen) > 0) print l
+            skip = 1; next
+        }
+        /^<!-- bench-report:end -->/ { skip = 0; next }
+        !skip' "$md" > "$tmp/md"
+else
+    mkdir -p "$md_dir"
+    {
+        [ -f "$md" ] && cat "$md" && echo
+        echo "# Performance"
+        echo
+        echo "Tables and plots below are generated by \`make bench-report\`."
+        echo
+        cat "$tmp/generated"
+    } > "$tmp/md"
+fi
+cp "$tmp/md" "$md"
+echo "report: wrote $md and $(wc -l < "$tmp/images") plot(s) in $plots" >&2
