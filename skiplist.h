@@ -1,0 +1,2137 @@
+/* skiplist.h: a cache-friendly, type-generic skiplist for C (and C++).
+ *
+ * SPDX-License-Identifier: MIT
+ *
+ * One macro call instantiates a typed skiplist over your own element struct.
+ * Leaves hold up to KPN keys in a keys[] array next to the element pointers
+ * (as in Chris Mason's kernel range-index skiplist), so a search reads leaf
+ * memory only; every level is doubly linked; each link caches the first key
+ * of the leaf it points to, so stepping along a level never touches the next
+ * leaf unless the search moves there.
+ *
+ *     #include "skiplist.h"
+ *     struct item { uint64_t key; const char *name; };
+ *     #define ITEM_KEY(e) ((e)->key)
+ *     SKIPLIST_DEFINE(imap, struct item, uint64_t, ITEM_KEY, SKIPLIST_CMP_NUM,
+ *                     SKIPLIST_DEFAULTS)
+ *
+ *     struct imap map;
+ *     imap_init(&map, NULL, 42);             // NULL: default pooled allocator
+ *     struct item a = {7, "seven"};
+ *     imap_insert(&map, &a, NULL);           // 0, -EEXIST, -ENOMEM
+ *     struct item *hit = imap_find(&map, 7); // &a
+ *     struct imap_iter it;
+ *     struct item *e;
+ *     SKIPLIST_FOREACH(imap, &map, it, e) printf("%s\n", e->name);
+ *     imap_destroy(&map, NULL, NULL);
+ *
+ * Three faces share one engine:
+ *   SKIPLIST_DEFINE         ordered index (set, map, multimap)
+ *   SKIPLIST_PQ_DEFINE      keyed priority queue: FIFO among equal keys,
+ *                           O(1) peek/pop, erase through a handle with no
+ *                           search (the element embeds struct skiplist_hook)
+ *   SKIPLIST_EXTENT_DEFINE  extent index [start, start + size) with O(log n)
+ *                           aligned hole allocation (per-link gap summaries)
+ * The full generated API, with complexity and return values, is in
+ * docs/api.md and in the "Generated API" comment further down.
+ *
+ * Design: the algorithm lives in ordinary functions below (prefix slx_),
+ * written once over type-erased leaves and described by a constant
+ * struct slx_type. The macros only bind types: they generate a descriptor
+ * and thin typed wrappers. Hot paths are force-inlined with the constant
+ * descriptor so the compiler specialises them (key size, KPN and the
+ * comparator all become constants); cold paths (splits, merges, checks) are
+ * shared by every instance.
+ *
+ * Error model: errors are negative errno values; on any error the list is
+ * exactly as before the call (allocation happens before any link changes).
+ */
+#ifndef SKIPLIST_H
+#define SKIPLIST_H
+
+#include <errno.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#ifndef __cplusplus
+#include <stdbool.h>
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Public configuration and types                                      */
+/* ------------------------------------------------------------------ */
+
+/** Default keys per node, max level, level probability shift (p = 1/4).
+ *  Chosen from bench/ (see docs/performance.md). */
+#define SKIPLIST_DEFAULT_KPN 32
+#define SKIPLIST_DEFAULT_MAXLVL 24
+#define SKIPLIST_DEFAULT_PSHIFT 2
+#define SKIPLIST_DEFAULTS \
+    SKIPLIST_DEFAULT_KPN, SKIPLIST_DEFAULT_MAXLVL, SKIPLIST_DEFAULT_PSHIFT
+
+/** Three-way comparison usable for any arithmetic key type. */
+#define SKIPLIST_CMP_NUM(a, b) (((a) > (b)) - ((a) < (b)))
+
+/** Hole search direction for name_insert_hole(). */
+#define SKIPLIST_HOLE_LOWEST 0
+#define SKIPLIST_HOLE_HIGHEST 1
+
+/** Node allocator. alloc returns NULL on failure; level is the node's level
+ *  (0-based) so an allocator can keep one pool per level. */
+struct skiplist_allocator {
+    void *(*alloc)(void *ctx, size_t size, unsigned level);
+    void (*free)(void *ctx, void *ptr, size_t size, unsigned level);
+    void *ctx;
+};
+
+/** Embedded in elements of a priority-queue face: the way back from an
+ *  element to its leaf. Zero it before first use. */
+struct skiplist_hook {
+    void *leaf;
+};
+
+static inline void skiplist_hook_init(struct skiplist_hook *h)
+{
+    h->leaf = NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Engine internals (prefix slx_; not part of the API)                 */
+/* ------------------------------------------------------------------ */
+
+#if defined(__GNUC__) || defined(__clang__)
+#define SLX_HOT static inline __attribute__((always_inline, unused))
+#define SLX_COLD static __attribute__((noinline, unused))
+#define SLX_UNUSED __attribute__((unused))
+#define SLX_LIKELY(x) __builtin_expect(!!(x), 1)
+#define SLX_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define SLX_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define SLX_HOT static inline
+#define SLX_COLD static
+#define SLX_UNUSED
+#define SLX_LIKELY(x) (x)
+#define SLX_UNLIKELY(x) (x)
+#define SLX_PREFETCH(p) ((void)0)
+#endif
+
+#define SLX_CAT_(a, b) a##b
+#define SLX_CAT(a, b) SLX_CAT_(a, b)
+
+#if defined(__cplusplus)
+#define SLX_STATIC_ASSERT(name, cond, msg) static_assert(cond, msg)
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#define SLX_STATIC_ASSERT(name, cond, msg) _Static_assert(cond, msg)
+#else /* C99: the typedef's name carries the message */
+#define SLX_STATIC_ASSERT(name, cond, msg) \
+    typedef char SLX_CAT(name,             \
+                         _bad_configuration_see_skiplist_h)[(cond) ? 1 : -1]
+#endif
+
+/* Leaf header. Links follow it (level of them), then keys[KPN],
+ * ptrs[KPN] and, for the extent face, lasts[KPN] (inclusive ends).
+ * The head of a list is a leaf of max_level links and no slots. */
+struct slx_leaf {
+    uint16_t n;     /* slots in use */
+    uint8_t level;  /* number of links */
+    uint8_t unused; /* padding, zero */
+    uint32_t pad;
+};
+
+/* A link: next and prev leaf at this level (circular through the head),
+ * then the next leaf's first key (cached), then for extents the largest
+ * free gap in the span [this leaf, next leaf at this level). */
+struct slx_linkhdr {
+    struct slx_leaf *next;
+    struct slx_leaf *prev;
+};
+
+struct slx_pool {
+    void *free_list[32]; /* per level, threaded through the nodes */
+    void *slabs;         /* slabs obtained from malloc, threaded */
+    size_t slab_bytes;
+};
+
+struct slx_list {
+    struct slx_leaf *head;
+    size_t count;
+    size_t nleaves;
+    size_t bytes; /* bytes held: nodes (custom allocator) or slabs + head */
+    uint64_t rng;
+    uint64_t stamp; /* bumped by every mutation (FOREACH_SAFE re-sync) */
+    unsigned top;   /* levels in use: highest level of any leaf */
+    struct skiplist_allocator alloc;
+    int default_alloc;
+    struct slx_pool pool;
+};
+
+struct slx_iter {
+    const struct slx_list *list;
+    struct slx_leaf *leaf;
+    unsigned idx;
+    uint64_t stamp;
+    uint64_t lim; /* overlap iteration: exclusive end of the range */
+};
+
+/* What an instance is: sizes, configuration and key callbacks. One constant
+ * object per instance; force-inlined code sees its fields as constants. */
+struct slx_type {
+    unsigned kpn;       /* keys per node */
+    unsigned max_level; /* 1..32 */
+    unsigned pshift;    /* level probability 1 / 2^pshift */
+    size_t ks;          /* key size */
+    size_t link_size;   /* bytes per link */
+    size_t keys_bytes;  /* kpn * ks rounded up to pointer alignment */
+    long hook_off; /* offset of struct skiplist_hook in the element, or -1 */
+    int extent;    /* extent face: lasts[] and gap summaries kept */
+    int (*cmp)(const void *a, const void *b);
+    void (*key_of)(const void *elem, void *key_out);
+    uint64_t key_max; /* extent face: largest value of the key type */
+    void (*set_start)(void *elem, uint64_t start); /* extent face */
+    uint64_t (*size_of)(const void *elem);         /* extent face */
+};
+
+#define SLX_ROUND8(x) (((x) + 7u) & ~(size_t)7u)
+
+/* --- leaf layout --------------------------------------------------- */
+
+SLX_HOT unsigned char *slx_link(const struct slx_type *T,
+                                const struct slx_leaf *x, unsigned l)
+{
+    return (unsigned char *)(uintptr_t)x + sizeof(struct slx_leaf) +
+           (size_t)l * T->link_size;
+}
+
+SLX_HOT struct slx_leaf *slx_next(const struct slx_type *T,
+                                  const struct slx_leaf *x, unsigned l)
+{
+    return ((struct slx_linkhdr *)(void *)slx_link(T, x, l))->next;
+}
+
+SLX_HOT struct slx_leaf *slx_prev(const struct slx_type *T,
+                                  const struct slx_leaf *x, unsigned l)
+{
+    return ((struct slx_linkhdr *)(void *)slx_link(T, x, l))->prev;
+}
+
+SLX_HOT void slx_set_next(const struct slx_type *T, struct slx_leaf *x,
+                          unsigned l, struct slx_leaf *v)
+{
+    ((struct slx_linkhdr *)(void *)slx_link(T, x, l))->next = v;
+}
+
+SLX_HOT void slx_set_prev(const struct slx_type *T, struct slx_leaf *x,
+                          unsigned l, struct slx_leaf *v)
+{
+    ((struct slx_linkhdr *)(void *)slx_link(T, x, l))->prev = v;
+}
+
+/* Cached first key of the next leaf at level l. */
+SLX_HOT unsigned char *slx_nmin(const struct slx_type *T,
+                                const struct slx_leaf *x, unsigned l)
+{
+    return slx_link(T, x, l) + sizeof(struct slx_linkhdr);
+}
+
+/* Extent face: largest free gap in the span of link l. */
+SLX_HOT uint64_t *slx_gap(const struct slx_type *T, const struct slx_leaf *x,
+                          unsigned l)
+{
+    return (uint64_t *)(void *)(slx_link(T, x, l) + sizeof(struct slx_linkhdr) +
+                                SLX_ROUND8(T->ks));
+}
+
+SLX_HOT unsigned char *slx_keys(const struct slx_type *T,
+                                const struct slx_leaf *x)
+{
+    return slx_link(T, x, x->level);
+}
+
+SLX_HOT unsigned char *slx_key(const struct slx_type *T,
+                               const struct slx_leaf *x, unsigned i)
+{
+    return slx_keys(T, x) + (size_t)i * T->ks;
+}
+
+SLX_HOT void **slx_ptrs(const struct slx_type *T, const struct slx_leaf *x)
+{
+    return (void **)(void *)(slx_keys(T, x) + T->keys_bytes);
+}
+
+/* Extent face: inclusive last key of each slot. */
+SLX_HOT unsigned char *slx_lasts(const struct slx_type *T,
+                                 const struct slx_leaf *x)
+{
+    return (unsigned char *)(slx_ptrs(T, x) + T->kpn);
+}
+
+SLX_HOT size_t slx_leaf_size(const struct slx_type *T, unsigned level)
+{
+    size_t sz = sizeof(struct slx_leaf) + (size_t)level * T->link_size +
+                T->keys_bytes + (size_t)T->kpn * sizeof(void *);
+    if (T->extent)
+        sz += SLX_ROUND8((size_t)T->kpn * T->ks);
+    return sz;
+}
+
+/* Unsigned integer keys of the extent face, widened to 64 bits. */
+SLX_HOT uint64_t slx_load_u(const struct slx_type *T, const void *p)
+{
+    switch (T->ks) {
+    case 1:
+        return *(const uint8_t *)p;
+    case 2: {
+        uint16_t v;
+        memcpy(&v, p, 2);
+        return v;
+    }
+    case 4: {
+        uint32_t v;
+        memcpy(&v, p, 4);
+        return v;
+    }
+    default: {
+        uint64_t v;
+        memcpy(&v, p, 8);
+        return v;
+    }
+    }
+}
+
+SLX_HOT void slx_store_u(const struct slx_type *T, void *p, uint64_t v)
+{
+    switch (T->ks) {
+    case 1: {
+        uint8_t w = (uint8_t)v;
+        memcpy(p, &w, 1);
+        break;
+    }
+    case 2: {
+        uint16_t w = (uint16_t)v;
+        memcpy(p, &w, 2);
+        break;
+    }
+    case 4: {
+        uint32_t w = (uint32_t)v;
+        memcpy(p, &w, 4);
+        break;
+    }
+    default:
+        memcpy(p, &v, 8);
+        break;
+    }
+}
+
+SLX_HOT void slx_set_hook(const struct slx_type *T, void *elem,
+                          struct slx_leaf *leaf)
+{
+    if (T->hook_off >= 0)
+        ((struct skiplist_hook *)(void *)((unsigned char *)elem + T->hook_off))
+            ->leaf = leaf;
+}
+
+SLX_HOT struct slx_leaf *slx_get_hook(const struct slx_type *T,
+                                      const void *elem)
+{
+    return (struct slx_leaf *)((const struct skiplist_hook
+                                    *)(const void *)((const unsigned char *)
+                                                         elem +
+                                                     T->hook_off))
+        ->leaf;
+}
+
+/* --- allocation ---------------------------------------------------- */
+
+/* Default allocator: one free list per level, refilled in slabs, so
+ * leaves of one size sit together and allocation is a pointer pop.
+ * Memory goes back to the system at destroy. */
+SLX_COLD void *slx_pool_alloc(struct slx_list *L, size_t size, unsigned level)
+{
+    struct slx_pool *P = &L->pool;
+    void *p = P->free_list[level];
+    if (p) {
+        P->free_list[level] = *(void **)p;
+        return p;
+    }
+    /* Slab: a header word then `per` nodes; grow slabs with the list. */
+    size_t per = 8 + L->nleaves / 16;
+    if (per > 256)
+        per = 256;
+    if (level > 4)
+        per = 2;
+    size_t bytes = 16 + per * size;
+    unsigned char *slab = (unsigned char *)malloc(bytes);
+    if (!slab)
+        return NULL;
+    *(void **)(void *)slab = P->slabs;
+    P->slabs = slab;
+    L->bytes += bytes;
+    /* Hand out the first node, thread the rest onto the free list. */
+    for (size_t i = per; i-- > 1;) {
+        void *node = slab + 16 + i * size;
+        *(void **)node = P->free_list[level];
+        P->free_list[level] = node;
+    }
+    return slab + 16;
+}
+
+SLX_COLD void slx_pool_release(struct slx_list *L)
+{
+    void *s = L->pool.slabs;
+    while (s) {
+        void *nx = *(void **)s;
+        free(s);
+        s = nx;
+    }
+    memset(&L->pool, 0, sizeof(L->pool));
+}
+
+SLX_COLD struct slx_leaf *slx_alloc_leaf(const struct slx_type *T,
+                                         struct slx_list *L, unsigned level)
+{
+    size_t size = slx_leaf_size(T, level);
+    struct slx_leaf *x;
+    if (L->default_alloc) {
+        x = (struct slx_leaf *)slx_pool_alloc(L, size, level - 1);
+    } else {
+        x = (struct slx_leaf *)L->alloc.alloc(L->alloc.ctx, size, level - 1);
+        if (x)
+            L->bytes += size;
+    }
+    if (!x)
+        return NULL;
+    x->n = 0;
+    x->level = (uint8_t)level;
+    x->unused = 0;
+    x->pad = 0;
+    return x;
+}
+
+SLX_COLD void slx_free_leaf(const struct slx_type *T, struct slx_list *L,
+                            struct slx_leaf *x)
+{
+    unsigned level = x->level;
+    size_t size = slx_leaf_size(T, level);
+    if (L->default_alloc) {
+        *(void **)(void *)x = L->pool.free_list[level - 1];
+        L->pool.free_list[level - 1] = x;
+    } else {
+        L->alloc.free(L->alloc.ctx, x, size, level - 1);
+        L->bytes -= size;
+    }
+}
+
+/* xorshift64*: the level generator, seeded per list. */
+SLX_HOT uint64_t slx_rand(struct slx_list *L)
+{
+    uint64_t x = L->rng;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    L->rng = x;
+    return x * 0x2545F4914F6CDD1Dull;
+}
+
+/* Random level for a new leaf: geometric with p = 1/2^pshift, capped at
+ * one above the current top (Pugh's "fix the dice": the level a list of
+ * this size needs) and at max_level. */
+SLX_COLD unsigned slx_random_level(const struct slx_type *T, struct slx_list *L)
+{
+    unsigned cap = L->top + 1 < T->max_level ? L->top + 1 : T->max_level;
+    unsigned level = 1;
+    uint64_t mask = (1u << T->pshift) - 1;
+    uint64_t r = slx_rand(L);
+    unsigned bits = 64;
+    while (level < cap) {
+        if (bits < T->pshift) {
+            r = slx_rand(L);
+            bits = 64;
+        }
+        if (r & mask)
+            break;
+        r >>= T->pshift;
+        bits -= T->pshift;
+        level++;
+    }
+    return level;
+}
+
+/* --- init / destroy ------------------------------------------------ */
+
+SLX_COLD int slx_init(const struct slx_type *T, struct slx_list *L,
+                      const struct skiplist_allocator *a, uint64_t seed)
+{
+    memset(L, 0, sizeof(*L));
+    if (a && (!a->alloc || !a->free))
+        return -EINVAL;
+    L->default_alloc = a == NULL;
+    if (a)
+        L->alloc = *a;
+    /* A zero state would stick at zero: mix the seed first. */
+    L->rng = (seed ^ 0x9E3779B97F4A7C15ull) * 0xBF58476D1CE4E5B9ull;
+    if (!L->rng)
+        L->rng = 1;
+    size_t hsize = sizeof(struct slx_leaf) + T->max_level * T->link_size;
+    struct slx_leaf *h;
+    if (L->default_alloc)
+        h = (struct slx_leaf *)malloc(hsize);
+    else
+        h = (struct slx_leaf *)L->alloc.alloc(L->alloc.ctx, hsize,
+                                              T->max_level - 1);
+    if (!h)
+        return -ENOMEM;
+    memset(h, 0, hsize);
+    h->level = (uint8_t)T->max_level;
+    for (unsigned l = 0; l < T->max_level; l++) {
+        slx_set_next(T, h, l, h);
+        slx_set_prev(T, h, l, h);
+    }
+    L->head = h;
+    L->bytes = hsize;
+    return 0;
+}
+
+/* Calls fn on every element in order, frees every leaf; the list is
+ * left empty but usable (the head stays). */
+SLX_COLD void slx_clear(const struct slx_type *T, struct slx_list *L,
+                        void (*fn)(void *, void *), void *arg)
+{
+    struct slx_leaf *h = L->head;
+    struct slx_leaf *x = slx_next(T, h, 0);
+    while (x != h) {
+        struct slx_leaf *nx = slx_next(T, x, 0);
+        void **p = slx_ptrs(T, x);
+        for (unsigned i = 0; i < x->n; i++) {
+            slx_set_hook(T, p[i], NULL);
+            if (fn)
+                fn(p[i], arg);
+        }
+        if (!L->default_alloc)
+            slx_free_leaf(T, L, x);
+        x = nx;
+    }
+    if (L->default_alloc) {
+        size_t hsize = sizeof(struct slx_leaf) + T->max_level * T->link_size;
+        slx_pool_release(L);
+        L->bytes = hsize;
+    }
+    for (unsigned l = 0; l < T->max_level; l++) {
+        slx_set_next(T, h, l, h);
+        slx_set_prev(T, h, l, h);
+        if (T->extent)
+            *slx_gap(T, h, l) = 0;
+    }
+    L->count = 0;
+    L->nleaves = 0;
+    L->top = 0;
+    L->stamp++;
+}
+
+SLX_COLD void slx_destroy(const struct slx_type *T, struct slx_list *L,
+                          void (*fn)(void *, void *), void *arg)
+{
+    if (!L->head)
+        return;
+    slx_clear(T, L, fn, arg);
+    if (L->default_alloc)
+        free(L->head);
+    else
+        L->alloc.free(L->alloc.ctx, L->head,
+                      sizeof(struct slx_leaf) + T->max_level * T->link_size,
+                      T->max_level - 1);
+    L->head = NULL;
+    L->bytes = 0;
+}
+
+/* --- search -------------------------------------------------------- */
+
+/* Last leaf whose first key is < key (strict) or <= key (!strict); the
+ * head when there is none. Each step reads the cached first key in the
+ * current leaf's link, so the next leaf is only touched when entered. */
+SLX_HOT struct slx_leaf *slx_descend(const struct slx_type *T,
+                                     const struct slx_list *L, const void *key,
+                                     int strict)
+{
+    struct slx_leaf *h = L->head;
+    struct slx_leaf *x = h;
+    for (unsigned l = L->top; l-- > 0;) {
+        for (;;) {
+            struct slx_leaf *nx = slx_next(T, x, l);
+            if (nx == h)
+                break;
+            int c = T->cmp(slx_nmin(T, x, l), key);
+            if (strict ? c >= 0 : c > 0)
+                break;
+            x = nx;
+        }
+    }
+    return x;
+}
+
+/* First slot in x whose key is >= key (strict) or > key (!strict). */
+SLX_HOT unsigned slx_leaf_search(const struct slx_type *T,
+                                 const struct slx_leaf *x, const void *key,
+                                 int strict)
+{
+    const unsigned char *k = slx_keys(T, x);
+    unsigned lo = 0, len = x->n;
+    while (len > 0) {
+        unsigned half = len / 2;
+        int c = T->cmp(k + (size_t)(lo + half) * T->ks, key);
+        if (strict ? c < 0 : c <= 0) {
+            lo += half + 1;
+            len -= half + 1;
+        } else {
+            len = half;
+        }
+    }
+    return lo;
+}
+
+/* Position of the first slot >= key (strict) or > key (!strict): the leaf
+ * and index, normalised so that idx < n, or leaf == head at the end. */
+SLX_HOT struct slx_leaf *slx_bound(const struct slx_type *T,
+                                   const struct slx_list *L, const void *key,
+                                   int strict, unsigned *idx)
+{
+    struct slx_leaf *x = slx_descend(T, L, key, strict);
+    unsigned i = 0;
+    if (x != L->head) {
+        SLX_PREFETCH(slx_keys(T, x) + T->keys_bytes / 2);
+        i = slx_leaf_search(T, x, key, strict);
+        if (i == x->n) {
+            x = slx_next(T, x, 0);
+            i = 0;
+        }
+    } else {
+        x = slx_next(T, x, 0);
+    }
+    *idx = i;
+    return x;
+}
+
+SLX_HOT void *slx_slot(const struct slx_type *T, const struct slx_list *L,
+                       struct slx_leaf *x, unsigned i)
+{
+    return x == L->head ? NULL : slx_ptrs(T, x)[i];
+}
+
+SLX_HOT void *slx_find(const struct slx_type *T, const struct slx_list *L,
+                       const void *key)
+{
+    unsigned i;
+    struct slx_leaf *x = slx_bound(T, L, key, 1, &i);
+    if (x == L->head || T->cmp(slx_key(T, x, i), key) != 0)
+        return NULL;
+    return slx_ptrs(T, x)[i];
+}
+
+/* Last slot < key (strict) or <= key (!strict). */
+SLX_HOT void *slx_floor(const struct slx_type *T, const struct slx_list *L,
+                        const void *key, int strict)
+{
+    struct slx_leaf *x = slx_descend(T, L, key, strict);
+    if (x == L->head)
+        return NULL;
+    unsigned i = slx_leaf_search(T, x, key, strict);
+    /* x's first key is below (or at) key, so i >= 1. */
+    return slx_ptrs(T, x)[i - 1];
+}
+
+/* --- link maintenance ---------------------------------------------- */
+
+/* The nearest leaf at or before x with more than l levels (the head has
+ * them all): x's predecessor on level l. Walks back along the tallest
+ * link of each leaf, expected O(1/p) per level. */
+SLX_HOT struct slx_leaf *slx_owner(const struct slx_type *T, struct slx_leaf *x,
+                                   unsigned l)
+{
+    while (x->level <= l)
+        x = slx_prev(T, x, x->level - 1u);
+    return x;
+}
+
+/* x's first key changed: refresh the cached copy in its predecessors. */
+SLX_COLD void slx_min_changed(const struct slx_type *T, struct slx_leaf *x)
+{
+    for (unsigned l = 0; l < x->level; l++)
+        memcpy(slx_nmin(T, slx_prev(T, x, l), l), slx_key(T, x, 0), T->ks);
+}
+
+/* Link y (slots already filled) right after x on every level of y. */
+SLX_COLD void slx_link_after(const struct slx_type *T, struct slx_list *L,
+                             struct slx_leaf *x, struct slx_leaf *y)
+{
+    struct slx_leaf *p = x;
+    for (unsigned l = 0; l < y->level; l++) {
+        p = slx_owner(T, p, l);
+        struct slx_leaf *nx = slx_next(T, p, l);
+        slx_set_next(T, y, l, nx);
+        slx_set_prev(T, y, l, p);
+        memcpy(slx_nmin(T, y, l), slx_nmin(T, p, l), T->ks);
+        slx_set_next(T, p, l, y);
+        slx_set_prev(T, nx, l, y);
+        memcpy(slx_nmin(T, p, l), slx_key(T, y, 0), T->ks);
+    }
+    if (y->level > L->top)
+        L->top = y->level;
+    L->nleaves++;
+}
+
+/* Unlink y from every level; its own links stay as they were. */
+SLX_COLD void slx_unlink(const struct slx_type *T, struct slx_list *L,
+                         struct slx_leaf *y)
+{
+    for (unsigned l = 0; l < y->level; l++) {
+        struct slx_leaf *p = slx_prev(T, y, l);
+        struct slx_leaf *nx = slx_next(T, y, l);
+        slx_set_next(T, p, l, nx);
+        slx_set_prev(T, nx, l, p);
+        memcpy(slx_nmin(T, p, l), slx_nmin(T, y, l), T->ks);
+    }
+    struct slx_leaf *h = L->head;
+    while (L->top > 0 && slx_next(T, h, L->top - 1) == h)
+        L->top--;
+    L->nleaves--;
+}
+
+/* --- extent gap summaries ------------------------------------------ */
+
+/* Largest free run owned by leaf x: the gap after each of its extents, up
+ * to the next extent's start (the next leaf's first key is cached in the
+ * level-0 link) or to key_max after the last extent. The head owns the
+ * gap before the first extent. Sizes saturate at UINT64_MAX. */
+SLX_COLD uint64_t slx_leaf_gap(const struct slx_type *T,
+                               const struct slx_list *L,
+                               const struct slx_leaf *x)
+{
+    struct slx_leaf *nx = slx_next(T, x, 0);
+    int at_end = nx == L->head;
+    uint64_t next_start = at_end ? 0 : slx_load_u(T, slx_nmin(T, x, 0));
+    if (x == L->head) /* gap [0, first start) */
+        return at_end ? UINT64_MAX : next_start;
+    uint64_t best = 0;
+    const unsigned char *lasts = slx_lasts(T, x);
+    for (unsigned j = 0; j < x->n; j++) {
+        uint64_t last = slx_load_u(T, lasts + (size_t)j * T->ks);
+        uint64_t g;
+        if (j + 1 < x->n)
+            g = slx_load_u(T, slx_key(T, x, j + 1)) - last - 1;
+        else if (!at_end)
+            g = next_start - last - 1;
+        else
+            g = T->key_max - last; /* [last + 1, key_max] */
+        if (g > best)
+            best = g;
+    }
+    return best;
+}
+
+/* Recompute the summaries that cover leaf x, bottom-up: x's own level-0
+ * gap, then on each level the link of x's owner there, as the maximum of
+ * the level-below links its span covers. O(levels / p). */
+SLX_COLD void slx_gap_fix(const struct slx_type *T, const struct slx_list *L,
+                          struct slx_leaf *x)
+{
+    *slx_gap(T, x, 0) = slx_leaf_gap(T, L, x);
+    struct slx_leaf *o = x;
+    for (unsigned l = 1; l < L->top; l++) {
+        o = slx_owner(T, o, l);
+        struct slx_leaf *end = slx_next(T, o, l);
+        uint64_t m = 0;
+        struct slx_leaf *c = o;
+        do {
+            uint64_t g = *slx_gap(T, c, l - 1);
+            if (g > m)
+                m = g;
+            c = slx_next(T, c, l - 1);
+        } while (c != end);
+        *slx_gap(T, o, l) = m;
+    }
+}
+
+/* --- slot moves ---------------------------------------------------- */
+
+/* Copy cnt slots from (src, si) to (dst, di); the ranges may overlap only
+ * when src == dst. Moving into another leaf re-points the elements' hooks. */
+SLX_HOT void slx_move_slots(const struct slx_type *T, struct slx_leaf *dst,
+                            unsigned di, struct slx_leaf *src, unsigned si,
+                            unsigned cnt)
+{
+    if (!cnt)
+        return;
+    memmove(slx_key(T, dst, di), slx_key(T, src, si), (size_t)cnt * T->ks);
+    memmove(slx_ptrs(T, dst) + di, slx_ptrs(T, src) + si,
+            (size_t)cnt * sizeof(void *));
+    if (T->extent)
+        memmove(slx_lasts(T, dst) + (size_t)di * T->ks,
+                slx_lasts(T, src) + (size_t)si * T->ks, (size_t)cnt * T->ks);
+    if (T->hook_off >= 0 && dst != src) {
+        void **p = slx_ptrs(T, dst);
+        for (unsigned i = 0; i < cnt; i++)
+            slx_set_hook(T, p[di + i], dst);
+    }
+}
+
+/* A slot to insert: key bytes, element, inclusive last (extent face). */
+struct slx_slotval {
+    const void *key;
+    void *elem;
+    uint64_t last;
+};
+
+/* Put v at (x, i), x having room. */
+SLX_HOT void slx_place(const struct slx_type *T, struct slx_leaf *x, unsigned i,
+                       const struct slx_slotval *v)
+{
+    slx_move_slots(T, x, i + 1, x, i, x->n - i);
+    memcpy(slx_key(T, x, i), v->key, T->ks);
+    slx_ptrs(T, x)[i] = v->elem;
+    if (T->extent)
+        slx_store_u(T, slx_lasts(T, x) + (size_t)i * T->ks, v->last);
+    slx_set_hook(T, v->elem, x);
+    x->n++;
+    if (i == 0)
+        slx_min_changed(T, x);
+}
+
+/* x is full and (x, i) is where v goes: make room without allocating by
+ * shifting slots into a neighbour that has space (keeps leaves fuller
+ * than plain splitting: the memory budget depends on it). Returns the
+ * leaf/index where v now goes, or NULL when both neighbours are full. */
+SLX_COLD struct slx_leaf *slx_shift_room(const struct slx_type *T,
+                                         struct slx_list *L, struct slx_leaf *x,
+                                         unsigned *i)
+{
+    struct slx_leaf *h = L->head;
+    struct slx_leaf *nx = slx_next(T, x, 0);
+    struct slx_leaf *pv = slx_prev(T, x, 0);
+    unsigned kpn = T->kpn;
+    /* A neighbour takes half its free slots, keeping one for v should v
+     * land there; nearly full neighbours are left alone (no ping-pong). */
+    unsigned need = kpn / 8 > 2 ? kpn / 8 : 2;
+    if (nx != h && nx->n + need <= kpn) {
+        unsigned m = (kpn - nx->n) / 2;
+        slx_move_slots(T, nx, m, nx, 0, nx->n);
+        slx_move_slots(T, nx, 0, x, kpn - m, m);
+        nx->n = (uint16_t)(nx->n + m);
+        x->n = (uint16_t)(x->n - m);
+        slx_min_changed(T, nx);
+        if (T->extent) {
+            slx_gap_fix(T, L, x);
+            slx_gap_fix(T, L, nx);
+        }
+        if (*i <= x->n)
+            return x;
+        *i -= x->n;
+        return nx;
+    }
+    if (pv != h && pv->n + need <= kpn) {
+        unsigned m = (kpn - pv->n) / 2;
+        if (m > *i) /* keep v's place in x or at pv's end */
+            m = *i;
+        if (m == 0)
+            return NULL;
+        slx_move_slots(T, pv, pv->n, x, 0, m);
+        slx_move_slots(T, x, 0, x, m, x->n - m);
+        pv->n = (uint16_t)(pv->n + m);
+        x->n = (uint16_t)(x->n - m);
+        slx_min_changed(T, x);
+        if (T->extent) {
+            slx_gap_fix(T, L, pv);
+            slx_gap_fix(T, L, x);
+        }
+        if (*i >= m) {
+            *i -= m;
+            return x;
+        }
+        *i += pv->n - m;
+        return pv;
+    }
+    return NULL;
+}
+
+/* Split full leaf x for v going to index i: allocate y first (the only
+ * allocation of an insert, so -ENOMEM changes nothing), move x's upper
+ * slots into y and link y after x. Returns the leaf v goes into. */
+SLX_COLD struct slx_leaf *slx_split(const struct slx_type *T,
+                                    struct slx_list *L, struct slx_leaf *x,
+                                    unsigned *i, const struct slx_slotval *v)
+{
+    struct slx_leaf *y = slx_alloc_leaf(T, L, slx_random_level(T, L));
+    if (!y)
+        return NULL;
+    unsigned kpn = T->kpn;
+    /* Appending at the very end (sequential keys) leaves x full and starts
+     * y with v alone; one key per node puts v on its own side; otherwise
+     * split in half. */
+    unsigned keep = kpn / 2;
+    if (*i == kpn && slx_next(T, x, 0) == L->head)
+        keep = kpn;
+    else if (kpn == 1)
+        keep = *i;
+    slx_move_slots(T, y, 0, x, keep, kpn - keep);
+    y->n = (uint16_t)(kpn - keep);
+    x->n = (uint16_t)keep;
+    if (y->n == 0) /* y will start with v: link caches need its key */
+        memcpy(slx_key(T, y, 0), v->key, T->ks);
+    slx_link_after(T, L, x, y);
+    if (T->extent) {
+        slx_gap_fix(T, L, x);
+        slx_gap_fix(T, L, y);
+    }
+    if (*i > keep || (*i == keep && y->n == 0)) {
+        *i -= keep;
+        return y;
+    }
+    return x;
+}
+
+/* Insert v at (x, i), where x is the leaf the search ended in (or the head
+ * when v goes first). */
+SLX_COLD int slx_insert_at(const struct slx_type *T, struct slx_list *L,
+                           struct slx_leaf *x, unsigned i,
+                           const struct slx_slotval *v)
+{
+    struct slx_leaf *h = L->head;
+    if (x == h) {
+        x = slx_next(T, h, 0);
+        i = 0;
+        if (x == h) { /* empty list: the first leaf */
+            x = slx_alloc_leaf(T, L, slx_random_level(T, L));
+            if (!x)
+                return -ENOMEM;
+            memcpy(slx_key(T, x, 0), v->key, T->ks); /* for link caches */
+            slx_link_after(T, L, h, x);
+        }
+    }
+    if (x->n == T->kpn) {
+        struct slx_leaf *t = slx_shift_room(T, L, x, &i);
+        if (!t)
+            t = slx_split(T, L, x, &i, v);
+        if (!t)
+            return -ENOMEM;
+        x = t;
+    }
+    slx_place(T, x, i, v);
+    if (T->extent) {
+        slx_gap_fix(T, L, x);
+        if (i == 0)
+            slx_gap_fix(T, L, slx_prev(T, x, 0));
+    }
+    L->count++;
+    L->stamp++;
+    return 0;
+}
+
+/* Leaf x is empty: unlink and free it. */
+SLX_COLD void slx_drop_leaf(const struct slx_type *T, struct slx_list *L,
+                            struct slx_leaf *x)
+{
+    struct slx_leaf *pv = slx_prev(T, x, 0);
+    slx_unlink(T, L, x);
+    slx_free_leaf(T, L, x);
+    if (T->extent)
+        slx_gap_fix(T, L, pv);
+}
+
+/* After a removal left x with few slots, merge it with a neighbour when
+ * their slots fit in three quarters of a leaf, keeping occupancy up. */
+SLX_COLD void slx_rebalance(const struct slx_type *T, struct slx_list *L,
+                            struct slx_leaf *x)
+{
+    struct slx_leaf *h = L->head;
+    if (x->n == 0) {
+        slx_drop_leaf(T, L, x);
+        return;
+    }
+    if (x->n > T->kpn / 4)
+        return;
+    unsigned room = T->kpn - T->kpn / 4;
+    struct slx_leaf *nx = slx_next(T, x, 0);
+    struct slx_leaf *pv = slx_prev(T, x, 0);
+    if (nx != h && x->n + nx->n <= room) {
+        slx_move_slots(T, x, x->n, nx, 0, nx->n);
+        x->n = (uint16_t)(x->n + nx->n);
+        nx->n = 0;
+        slx_drop_leaf(T, L, nx);
+        if (T->extent)
+            slx_gap_fix(T, L, x);
+    } else if (pv != h && x->n + pv->n <= room) {
+        slx_move_slots(T, pv, pv->n, x, 0, x->n);
+        pv->n = (uint16_t)(pv->n + x->n);
+        x->n = 0;
+        slx_drop_leaf(T, L, x);
+    }
+}
+
+/* Remove slot (x, i) without rebalancing; x may be left empty. */
+SLX_HOT void *slx_take(const struct slx_type *T, struct slx_list *L,
+                       struct slx_leaf *x, unsigned i)
+{
+    void *e = slx_ptrs(T, x)[i];
+    slx_move_slots(T, x, i, x, i + 1, x->n - i - 1u);
+    x->n--;
+    slx_set_hook(T, e, NULL);
+    if (i == 0 && x->n > 0)
+        slx_min_changed(T, x);
+    if (T->extent && x->n > 0) {
+        slx_gap_fix(T, L, x);
+        if (i == 0)
+            slx_gap_fix(T, L, slx_prev(T, x, 0));
+    }
+    L->count--;
+    L->stamp++;
+    return e;
+}
+
+SLX_HOT void *slx_remove_at(const struct slx_type *T, struct slx_list *L,
+                            struct slx_leaf *x, unsigned i)
+{
+    void *e = slx_take(T, L, x, i);
+    if (x->n <= T->kpn / 4)
+        slx_rebalance(T, L, x);
+    return e;
+}
+
+/* Where element e sits: (leaf, index) or NULL. Uses the hook when there
+ * is one, else a search plus a scan over equal keys. */
+SLX_HOT struct slx_leaf *slx_locate(const struct slx_type *T,
+                                    const struct slx_list *L, const void *e,
+                                    unsigned *idx)
+{
+    if (T->hook_off >= 0) {
+        struct slx_leaf *x = slx_get_hook(T, e);
+        if (!x)
+            return NULL;
+        void **p = slx_ptrs(T, x);
+        for (unsigned i = 0; i < x->n; i++)
+            if (p[i] == e) {
+                *idx = i;
+                return x;
+            }
+        return NULL;
+    }
+    unsigned char kbuf[64];
+    unsigned char *key =
+        T->ks <= sizeof kbuf ? kbuf : (unsigned char *)malloc(T->ks);
+    if (!key)
+        return NULL;
+    T->key_of(e, key);
+    unsigned i;
+    struct slx_leaf *x = slx_bound(T, L, key, 1, &i);
+    struct slx_leaf *found = NULL;
+    while (x != L->head && T->cmp(slx_key(T, x, i), key) == 0) {
+        if (slx_ptrs(T, x)[i] == e) {
+            found = x;
+            *idx = i;
+            break;
+        }
+        if (++i == x->n) {
+            x = slx_next(T, x, 0);
+            i = 0;
+        }
+    }
+    if (key != kbuf)
+        free(key);
+    return found;
+}
+
+/* --- inserts for the ordered index --------------------------------- */
+
+SLX_HOT int slx_insert_unique(const struct slx_type *T, struct slx_list *L,
+                              void *e, void **existing)
+{
+    if (!e)
+        return -EINVAL;
+    unsigned char key[64 > sizeof(void *) ? 64 : sizeof(void *)];
+    if (T->ks > sizeof key)
+        return -EINVAL; /* keys over 64 bytes: see SKIPLIST_DEFINE */
+    T->key_of(e, key);
+    struct slx_leaf *x = slx_descend(T, L, key, 1);
+    unsigned i = 0;
+    if (x != L->head) {
+        i = slx_leaf_search(T, x, key, 1);
+        if (i < x->n) {
+            if (T->cmp(slx_key(T, x, i), key) == 0) {
+                if (existing)
+                    *existing = slx_ptrs(T, x)[i];
+                return -EEXIST;
+            }
+        } else {
+            struct slx_leaf *nx = slx_next(T, x, 0);
+            if (nx != L->head && T->cmp(slx_nmin(T, x, 0), key) == 0) {
+                if (existing)
+                    *existing = slx_ptrs(T, nx)[0];
+                return -EEXIST;
+            }
+        }
+    } else {
+        struct slx_leaf *nx = slx_next(T, x, 0);
+        if (nx != L->head && T->cmp(slx_nmin(T, x, 0), key) == 0) {
+            if (existing)
+                *existing = slx_ptrs(T, nx)[0];
+            return -EEXIST;
+        }
+    }
+    struct slx_slotval v = {key, e, 0};
+    if (x != L->head && x->n < T->kpn && i > 0) { /* common case, inline */
+        slx_place(T, x, i, &v);
+        L->count++;
+        L->stamp++;
+        return 0;
+    }
+    return slx_insert_at(T, L, x, i, &v);
+}
+
+/* After every equal key: FIFO among duplicates. */
+SLX_HOT int slx_insert_multi(const struct slx_type *T, struct slx_list *L,
+                             void *e)
+{
+    if (!e)
+        return -EINVAL;
+    unsigned char key[64 > sizeof(void *) ? 64 : sizeof(void *)];
+    if (T->ks > sizeof key)
+        return -EINVAL;
+    T->key_of(e, key);
+    struct slx_leaf *x = slx_descend(T, L, key, 0);
+    unsigned i = x == L->head ? 0 : slx_leaf_search(T, x, key, 0);
+    struct slx_slotval v = {key, e, 0};
+    if (x != L->head && x->n < T->kpn && i > 0) {
+        slx_place(T, x, i, &v);
+        L->count++;
+        L->stamp++;
+        return 0;
+    }
+    return slx_insert_at(T, L, x, i, &v);
+}
+
+/* Priority queue: e's key changed; move it to its new place (after equal
+ * keys). In place when the order allows, else take it out and insert it
+ * again; should that insert fail for memory, e goes back where it was
+ * (its old slot is still free), so -ENOMEM leaves e queued at its old key. */
+SLX_COLD int slx_requeue(const struct slx_type *T, struct slx_list *L, void *e)
+{
+    unsigned i;
+    if (!e)
+        return -EINVAL;
+    struct slx_leaf *x = slx_locate(T, L, e, &i);
+    if (!x)
+        return -ENOENT;
+    unsigned char key[64], old[64];
+    T->key_of(e, key);
+    memcpy(old, slx_key(T, x, i), T->ks);
+    struct slx_leaf *h = L->head;
+    struct slx_leaf *pv = slx_prev(T, x, 0);
+    struct slx_leaf *nx = slx_next(T, x, 0);
+    const void *before = i > 0     ? slx_key(T, x, i - 1)
+                         : pv != h ? slx_key(T, pv, pv->n - 1u)
+                                   : NULL;
+    const void *after = i + 1u < x->n ? slx_key(T, x, i + 1)
+                        : nx != h     ? slx_nmin(T, x, 0)
+                                      : NULL;
+    if ((!before || T->cmp(before, key) <= 0) &&
+        (!after || T->cmp(key, after) < 0)) {
+        memcpy(slx_key(T, x, i), key, T->ks);
+        if (i == 0)
+            slx_min_changed(T, x);
+        L->stamp++;
+        return 0;
+    }
+    slx_take(T, L, x, i);
+    int rc = slx_insert_multi(T, L, e);
+    if (rc) {
+        struct slx_slotval v = {old, e, 0};
+        slx_place(T, x, i, &v);
+        L->count++;
+        L->stamp++;
+        return rc;
+    }
+    if (x->n <= T->kpn / 4)
+        slx_rebalance(T, L, x);
+    return 0;
+}
+
+/* --- iteration ----------------------------------------------------- */
+
+SLX_HOT void *slx_iter_set(struct slx_iter *it, const struct slx_type *T,
+                           const struct slx_list *L, struct slx_leaf *x,
+                           unsigned i)
+{
+    it->list = L;
+    it->leaf = x;
+    it->idx = i;
+    it->stamp = L->stamp;
+    return slx_slot(T, L, x, i);
+}
+
+SLX_HOT void *slx_iter_next(const struct slx_type *T, struct slx_iter *it)
+{
+    const struct slx_list *L = it->list;
+    struct slx_leaf *x = it->leaf;
+    if (x == L->head)
+        return NULL;
+    if (++it->idx >= x->n) {
+        x = slx_next(T, x, 0);
+        it->leaf = x;
+        it->idx = 0;
+        if (x == L->head)
+            return NULL;
+    }
+    return slx_ptrs(T, x)[it->idx];
+}
+
+SLX_HOT void *slx_iter_prev(const struct slx_type *T, struct slx_iter *it)
+{
+    const struct slx_list *L = it->list;
+    struct slx_leaf *x = it->leaf;
+    if (x == L->head || it->idx == 0) {
+        x = slx_prev(T, x, 0);
+        if (x == L->head) { /* before the start: park at the end */
+            it->leaf = x;
+            it->idx = 0;
+            return NULL;
+        }
+        it->leaf = x;
+        it->idx = x->n;
+    }
+    it->idx--;
+    return slx_ptrs(T, x)[it->idx];
+}
+
+/* FOREACH_SAFE: the body may have erased the element before `e`; find e
+ * again when anything changed since the iterator was positioned. */
+SLX_HOT void *slx_iter_resync(const struct slx_type *T, struct slx_iter *it,
+                              void *e)
+{
+    if (!e || it->stamp == it->list->stamp)
+        return e;
+    unsigned i;
+    struct slx_leaf *x = slx_locate(T, it->list, e, &i);
+    if (!x)
+        return NULL; /* e itself was erased: stop */
+    slx_iter_set(it, T, it->list, x, i);
+    return e;
+}
+
+/* --- extent face --------------------------------------------------- */
+
+/* The extent containing point p, as (leaf, index), or NULL. */
+SLX_HOT struct slx_leaf *slx_ext_lookup(const struct slx_type *T,
+                                        const struct slx_list *L, uint64_t p,
+                                        unsigned *idx)
+{
+    unsigned char key[8];
+    slx_store_u(T, key, p);
+    struct slx_leaf *x = slx_descend(T, L, key, 0);
+    if (x == L->head)
+        return NULL;
+    unsigned i = slx_leaf_search(T, x, key, 0) - 1u;
+    if (slx_load_u(T, slx_lasts(T, x) + (size_t)i * T->ks) < p)
+        return NULL;
+    *idx = i;
+    return x;
+}
+
+/* First extent overlapping [a, b] (inclusive b), as (leaf, index). */
+SLX_HOT struct slx_leaf *slx_ext_first_overlap(const struct slx_type *T,
+                                               const struct slx_list *L,
+                                               uint64_t a, uint64_t b,
+                                               unsigned *idx)
+{
+    unsigned char key[8];
+    slx_store_u(T, key, a);
+    struct slx_leaf *x = slx_descend(T, L, key, 0);
+    unsigned i;
+    if (x != L->head) {
+        i = slx_leaf_search(T, x, key, 0) - 1u; /* last start <= a */
+        if (slx_load_u(T, slx_lasts(T, x) + (size_t)i * T->ks) < a) {
+            if (++i == x->n) {
+                x = slx_next(T, x, 0);
+                i = 0;
+            }
+        }
+    } else {
+        x = slx_next(T, x, 0);
+        i = 0;
+    }
+    if (x == L->head || slx_load_u(T, slx_key(T, x, i)) > b)
+        return NULL;
+    *idx = i;
+    return x;
+}
+
+SLX_HOT int slx_ext_insert(const struct slx_type *T, struct slx_list *L,
+                           void *e, uint64_t start, uint64_t size, void **clash)
+{
+    if (!e || size == 0 || size - 1 > T->key_max - start)
+        return -EINVAL;
+    uint64_t last = start + size - 1;
+    unsigned char key[8];
+    slx_store_u(T, key, start);
+    struct slx_leaf *x = slx_descend(T, L, key, 0);
+    unsigned i = 0;
+    if (x != L->head) {
+        i = slx_leaf_search(T, x, key, 0); /* first start > start */
+        uint64_t plast =
+            slx_load_u(T, slx_lasts(T, x) + (size_t)(i - 1) * T->ks);
+        if (plast >= start) {
+            if (clash)
+                *clash = slx_ptrs(T, x)[i - 1];
+            return -EEXIST;
+        }
+    }
+    /* The successor: next slot in x, or the next leaf's first. */
+    struct slx_leaf *sx = x;
+    unsigned si = i;
+    if (x == L->head || si == x->n) {
+        sx = slx_next(T, x, 0);
+        si = 0;
+    }
+    if (sx != L->head && slx_load_u(T, slx_key(T, sx, si)) <= last) {
+        if (clash)
+            *clash = slx_ptrs(T, sx)[si];
+        return -EEXIST;
+    }
+    struct slx_slotval v = {key, e, last};
+    return slx_insert_at(T, L, x, i, &v);
+}
+
+/* Hole search. A request: size, alignment mask and the window [lo, hi]. */
+struct slx_holereq {
+    uint64_t size, amask, lo, hi;
+    int highest;
+    uint64_t found;
+};
+
+/* Does the free run [gs, ge] hold an aligned block inside the window?
+ * Picks the lowest or highest such start. */
+SLX_HOT int slx_fit(struct slx_holereq *r, uint64_t gs, uint64_t ge)
+{
+    if (gs < r->lo)
+        gs = r->lo;
+    if (ge > r->hi)
+        ge = r->hi;
+    if (gs > ge || ge - gs < r->size - 1)
+        return 0;
+    if (!r->highest) {
+        uint64_t s = (gs + r->amask) & ~r->amask;
+        if (s < gs) /* wrapped */
+            return 0;
+        if (s > ge || ge - s < r->size - 1)
+            return 0;
+        r->found = s;
+    } else {
+        uint64_t s = (ge - (r->size - 1)) & ~r->amask;
+        if (s < gs)
+            return 0;
+        r->found = s;
+    }
+    return 1;
+}
+
+/* The free runs owned by leaf x (see slx_leaf_gap), tried in order. */
+SLX_COLD int slx_hole_in_leaf(const struct slx_type *T,
+                              const struct slx_list *L,
+                              const struct slx_leaf *x, struct slx_holereq *r)
+{
+    struct slx_leaf *nx = slx_next(T, x, 0);
+    int at_end = nx == L->head;
+    if (x == L->head) {
+        if (at_end)
+            return slx_fit(r, 0, T->key_max);
+        uint64_t first = slx_load_u(T, slx_nmin(T, x, 0));
+        return first > 0 && slx_fit(r, 0, first - 1);
+    }
+    unsigned n = x->n;
+    const unsigned char *lasts = slx_lasts(T, x);
+    for (unsigned k = 0; k < n; k++) {
+        unsigned j = r->highest ? n - 1 - k : k;
+        uint64_t last = slx_load_u(T, lasts + (size_t)j * T->ks);
+        if (last == T->key_max)
+            continue;
+        uint64_t ge;
+        if (j + 1 < n)
+            ge = slx_load_u(T, slx_key(T, x, j + 1)) - 1;
+        else if (!at_end)
+            ge = slx_load_u(T, slx_nmin(T, x, 0)) - 1;
+        else
+            ge = T->key_max;
+        if (ge > last && slx_fit(r, last + 1, ge))
+            return 1;
+    }
+    return 0;
+}
+
+/* May the span of link l of x hold the request? Its largest run must be
+ * large enough and the span must reach into the window: its runs start
+ * after x's first key and end before the next leaf's first key. */
+SLX_HOT int slx_span_may_fit(const struct slx_type *T, const struct slx_list *L,
+                             struct slx_leaf *x, unsigned l,
+                             const struct slx_holereq *r)
+{
+    if (*slx_gap(T, x, l) < r->size)
+        return 0;
+    if (x != L->head && slx_load_u(T, slx_key(T, x, 0)) >= r->hi)
+        return 0;
+    struct slx_leaf *nx = slx_next(T, x, l);
+    if (nx != L->head && slx_load_u(T, slx_nmin(T, x, l)) <= r->lo)
+        return 0;
+    return 1;
+}
+
+/* Search the leaves of level l from x up to (not including) end. */
+SLX_COLD int slx_hole_span(const struct slx_type *T, const struct slx_list *L,
+                           struct slx_leaf *x, struct slx_leaf *end, unsigned l,
+                           struct slx_holereq *r)
+{
+    if (!r->highest) {
+        struct slx_leaf *c = x;
+        do {
+            struct slx_leaf *nx = slx_next(T, c, l);
+            if (slx_span_may_fit(T, L, c, l, r)) {
+                if (l == 0 ? slx_hole_in_leaf(T, L, c, r)
+                           : slx_hole_span(T, L, c, nx, l - 1, r))
+                    return 1;
+            }
+            c = nx;
+        } while (c != end);
+    } else {
+        /* Backwards: the last leaf of the span on level l is end's prev. */
+        struct slx_leaf *c = slx_prev(T, end, l);
+        for (;;) {
+            if (slx_span_may_fit(T, L, c, l, r)) {
+                if (l == 0
+                        ? slx_hole_in_leaf(T, L, c, r)
+                        : slx_hole_span(T, L, c, slx_next(T, c, l), l - 1, r))
+                    return 1;
+            }
+            if (c == x)
+                break;
+            c = slx_prev(T, c, l);
+        }
+    }
+    return 0;
+}
+
+SLX_COLD int slx_ext_insert_hole(const struct slx_type *T, struct slx_list *L,
+                                 void *e, uint64_t size, uint64_t align,
+                                 uint64_t lo, uint64_t hi, int flags)
+{
+    if (!e || size == 0 || align == 0 || (align & (align - 1)) != 0 ||
+        lo > hi || hi > T->key_max ||
+        (flags != SKIPLIST_HOLE_LOWEST && flags != SKIPLIST_HOLE_HIGHEST))
+        return -EINVAL;
+    struct slx_holereq r = {
+        size, align - 1, lo, hi, flags == SKIPLIST_HOLE_HIGHEST, 0};
+    if (hi - lo < size - 1)
+        return -ENOSPC;
+    int ok;
+    if (L->top == 0)
+        ok = slx_fit(&r, 0, T->key_max);
+    else
+        ok = slx_hole_span(T, L, L->head, L->head, L->top - 1, &r);
+    if (!ok)
+        return -ENOSPC;
+    unsigned char old[8];
+    T->key_of(e, old);
+    T->set_start(e, r.found);
+    int rc = slx_ext_insert(T, L, e, r.found, size, NULL);
+    if (rc)
+        T->set_start(e, slx_load_u(T, old)); /* -ENOMEM: e as it was */
+    return rc;
+}
+
+/* --- invariant check ----------------------------------------------- */
+
+SLX_COLD int slx_fail(char *why, size_t len, const char *fmt, size_t a,
+                      size_t b)
+{
+    if (why && len)
+        snprintf(why, len, fmt, a, b);
+    return -1;
+}
+
+SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
+                       char *why, size_t len)
+{
+    struct slx_leaf *h = L->head;
+    if (!h)
+        return slx_fail(why, len, "list not initialised%zu%zu", 0, 0);
+    if (h->level != T->max_level || h->n != 0)
+        return slx_fail(why, len, "head level %zu / n %zu wrong", h->level,
+                        h->n);
+    if (L->top > T->max_level)
+        return slx_fail(why, len, "top %zu above max level %zu", L->top,
+                        T->max_level);
+    unsigned char kbuf[64];
+    size_t count = 0, nleaves = 0;
+    unsigned maxlvl = 0;
+    struct slx_leaf *prevleaf = h;
+    for (struct slx_leaf *x = slx_next(T, h, 0); x != h;
+         x = slx_next(T, x, 0)) {
+        nleaves++;
+        if (nleaves > L->nleaves + 1)
+            return slx_fail(why, len, "level 0 longer than %zu leaves%zu",
+                            L->nleaves, 0);
+        if (slx_prev(T, x, 0) != prevleaf)
+            return slx_fail(why, len, "leaf %zu: prev link broken on level %zu",
+                            nleaves, 0);
+        if (x->n == 0 || x->n > T->kpn)
+            return slx_fail(why, len, "leaf %zu holds %zu slots", nleaves,
+                            x->n);
+        if (x->level == 0 || x->level > T->max_level)
+            return slx_fail(why, len, "leaf %zu has level %zu", nleaves,
+                            x->level);
+        if (x->level > maxlvl)
+            maxlvl = x->level;
+        if (T->cmp(slx_nmin(T, prevleaf, 0), slx_key(T, x, 0)) != 0)
+            return slx_fail(why, len, "leaf %zu: cached first key stale%zu",
+                            nleaves, 0);
+        if (prevleaf != h && T->cmp(slx_key(T, prevleaf, prevleaf->n - 1u),
+                                    slx_key(T, x, 0)) > 0)
+            return slx_fail(why, len,
+                            "leaf %zu: first key below previous "
+                            "leaf's last%zu",
+                            nleaves, 0);
+        void **p = slx_ptrs(T, x);
+        for (unsigned i = 0; i < x->n; i++) {
+            if (!p[i])
+                return slx_fail(why, len, "leaf %zu slot %zu: NULL element",
+                                nleaves, i);
+            if (i > 0 && T->cmp(slx_key(T, x, i - 1), slx_key(T, x, i)) > 0)
+                return slx_fail(why, len, "leaf %zu slot %zu out of order",
+                                nleaves, i);
+            if (T->ks <= sizeof kbuf) {
+                T->key_of(p[i], kbuf);
+                if (T->cmp(kbuf, slx_key(T, x, i)) != 0)
+                    return slx_fail(why, len,
+                                    "leaf %zu slot %zu: element key differs "
+                                    "from the leaf's copy",
+                                    nleaves, i);
+            }
+            if (T->hook_off >= 0 && slx_get_hook(T, p[i]) != x)
+                return slx_fail(why, len, "leaf %zu slot %zu: hook stale",
+                                nleaves, i);
+            if (T->extent) {
+                uint64_t s = slx_load_u(T, slx_key(T, x, i));
+                uint64_t last = slx_load_u(T, slx_lasts(T, x) + i * T->ks);
+                if (T->size_of(p[i]) == 0 || last - s != T->size_of(p[i]) - 1)
+                    return slx_fail(why, len,
+                                    "leaf %zu slot %zu: extent end differs "
+                                    "from the element's size",
+                                    nleaves, i);
+                /* non-overlap with the slot before (in any leaf) */
+                const struct slx_leaf *px = i ? x : prevleaf;
+                unsigned pi = i ? i - 1 : (unsigned)prevleaf->n - 1u;
+                if (px != h &&
+                    slx_load_u(T, slx_lasts(T, px) + pi * T->ks) >= s)
+                    return slx_fail(why, len,
+                                    "leaf %zu slot %zu overlaps the extent "
+                                    "before it",
+                                    nleaves, i);
+            }
+        }
+        count += x->n;
+        prevleaf = x;
+    }
+    if (slx_prev(T, h, 0) != prevleaf)
+        return slx_fail(why, len,
+                        "head prev on level 0 is not the last "
+                        "leaf%zu%zu",
+                        0, 0);
+    if (count != L->count)
+        return slx_fail(why, len, "count %zu but %zu slots linked", L->count,
+                        count);
+    if (nleaves != L->nleaves)
+        return slx_fail(why, len, "nleaves %zu but %zu linked", L->nleaves,
+                        nleaves);
+    if (maxlvl != L->top)
+        return slx_fail(why, len, "top %zu but tallest leaf %zu", L->top,
+                        maxlvl);
+    /* Each level: a subsequence of level 0 of exactly the leaves taller
+     * than it, doubly linked, with fresh cached keys. */
+    for (unsigned l = 1; l < T->max_level; l++) {
+        struct slx_leaf *want = slx_next(T, h, l);
+        struct slx_leaf *pv = h;
+        for (struct slx_leaf *x = slx_next(T, h, 0); x != h;
+             x = slx_next(T, x, 0)) {
+            if (x->level <= l)
+                continue;
+            if (x != want)
+                return slx_fail(why, len,
+                                "level %zu skips or reorders a "
+                                "leaf%zu",
+                                l, 0);
+            if (slx_prev(T, x, l) != pv)
+                return slx_fail(why, len, "level %zu: prev link broken%zu", l,
+                                0);
+            if (T->cmp(slx_nmin(T, pv, l), slx_key(T, x, 0)) != 0)
+                return slx_fail(why, len,
+                                "level %zu: cached first key "
+                                "stale%zu",
+                                l, 0);
+            pv = x;
+            want = slx_next(T, x, l);
+        }
+        if (want != h || slx_prev(T, h, l) != pv)
+            return slx_fail(why, len,
+                            "level %zu does not close at the "
+                            "head%zu",
+                            l, 0);
+    }
+    if (T->extent) {
+        /* Gap summaries: recompute every link's value from scratch. */
+        for (unsigned l = 0; l < L->top; l++) {
+            struct slx_leaf *x = h;
+            do {
+                struct slx_leaf *end = slx_next(T, x, l);
+                uint64_t m = 0;
+                struct slx_leaf *c = x;
+                do {
+                    uint64_t g = slx_leaf_gap(T, L, c);
+                    if (g > m)
+                        m = g;
+                    c = slx_next(T, c, 0);
+                } while (c != end);
+                if (*slx_gap(T, x, l) != m)
+                    return slx_fail(why, len,
+                                    "gap summary wrong on level "
+                                    "%zu (should be %zu)",
+                                    l, (size_t)m);
+                x = end;
+            } while (x != h);
+        }
+    }
+    return 0;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Generated API                                                       */
+/* ------------------------------------------------------------------ */
+/*
+ * SKIPLIST_DEFINE(name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT)
+ *   name    prefix of the generated struct name, struct name_iter, name_*()
+ *   T       element type (a struct); the list stores T * and never copies
+ *           or frees elements
+ *   K_T     key type, copied into the leaves (at most 64 bytes)
+ *   KEY_OF  KEY_OF(const T *e) gives e's key (a macro or a function)
+ *   CMP     CMP(K_T a, K_T b): negative, zero, positive
+ *   KPN     keys per leaf node, 1..256
+ *   MAXLVL  maximum level, 1..32
+ *   PSHIFT  level probability 1/2^PSHIFT, 1..4
+ * SKIPLIST_DEFAULTS stands for the last three.
+ *
+ * Given that, this API is generated (see docs/api.md for the tables):
+ *   int  name_init(struct name *, const struct skiplist_allocator *, uint64_t
+ * seed); void name_destroy(struct name *, void (*fn)(T *, void *), void *arg);
+ *   void name_clear(struct name *, void (*fn)(T *, void *), void *arg);
+ *   size_t name_count(const struct name *);   bool name_empty(...);
+ *   size_t name_bytes(const struct name *);
+ *   T *name_find / name_lower_bound / name_upper_bound / name_floor /
+ *      name_below (const struct name *, K_T key);
+ *   T *name_first / name_last / name_pop_first / name_pop_last (...);
+ *   int name_erase(struct name *, T *e);
+ *   int name_check(const struct name *, char *why, size_t len);
+ *   int name_insert(struct name *, T *e, T **existing);
+ *   int name_insert_multi(struct name *, T *e);
+ *   int name_erase_key(struct name *, K_T key, T **out);
+ *   T *name_iter_first / name_iter_last (struct name_iter *, const struct name
+ * *); T *name_iter_seek(struct name_iter *, const struct name *, K_T key); T
+ * *name_iter_next / name_iter_prev (struct name_iter *); T *name_iter_get(const
+ * struct name_iter *); SKIPLIST_PQ_DEFINE adds push, peek, pop, remove,
+ * requeue, queued. SKIPLIST_EXTENT_DEFINE replaces
+ * insert/insert_multi/erase_key with the extent operations (insert, lookup,
+ * first_overlap, insert_hole, iter_overlap, iter_next_overlap).
+ */
+
+#define SLX_CHECK_CONFIG(name, KPN, MAXLVL, PSHIFT)                            \
+    SLX_STATIC_ASSERT(SLX_CAT(name, _kpn), (KPN) >= 1 && (KPN) <= 256,         \
+                      "skiplist " #name                                        \
+                      ": keys per node (KPN) must be 1..256");                 \
+    SLX_STATIC_ASSERT(SLX_CAT(name, _maxlvl), (MAXLVL) >= 1 && (MAXLVL) <= 32, \
+                      "skiplist " #name ": max level (MAXLVL) must be 1..32"); \
+    SLX_STATIC_ASSERT(SLX_CAT(name, _pshift), (PSHIFT) >= 1 && (PSHIFT) <= 4,  \
+                      "skiplist " #name                                        \
+                      ": level probability shift (PSHIFT) must be 1..4")
+
+/* Types and declarations. ATTR is `static SLX_UNUSED` or empty. */
+#define SLX_PROTO_COMMON(name, T, K_T, ATTR)                                \
+    struct name {                                                           \
+        struct slx_list sl;                                                 \
+    };                                                                      \
+    struct SLX_CAT(name, _iter) {                                           \
+        struct slx_iter it;                                                 \
+    };                                                                      \
+    ATTR int SLX_CAT(name, _init)(                                          \
+        struct name *, const struct skiplist_allocator *, uint64_t);        \
+    ATTR void SLX_CAT(name, _destroy)(struct name *, void (*)(T *, void *), \
+                                      void *);                              \
+    ATTR void SLX_CAT(name, _clear)(struct name *, void (*)(T *, void *),   \
+                                    void *);                                \
+    ATTR size_t SLX_CAT(name, _count)(const struct name *);                 \
+    ATTR bool SLX_CAT(name, _empty)(const struct name *);                   \
+    ATTR size_t SLX_CAT(name, _bytes)(const struct name *);                 \
+    ATTR T *SLX_CAT(name, _find)(const struct name *, K_T);                 \
+    ATTR T *SLX_CAT(name, _lower_bound)(const struct name *, K_T);          \
+    ATTR T *SLX_CAT(name, _upper_bound)(const struct name *, K_T);          \
+    ATTR T *SLX_CAT(name, _floor)(const struct name *, K_T);                \
+    ATTR T *SLX_CAT(name, _below)(const struct name *, K_T);                \
+    ATTR T *SLX_CAT(name, _first)(const struct name *);                     \
+    ATTR T *SLX_CAT(name, _last)(const struct name *);                      \
+    ATTR T *SLX_CAT(name, _pop_first)(struct name *);                       \
+    ATTR T *SLX_CAT(name, _pop_last)(struct name *);                        \
+    ATTR int SLX_CAT(name, _erase)(struct name *, T *);                     \
+    ATTR int SLX_CAT(name, _check)(const struct name *, char *, size_t);    \
+    ATTR T *SLX_CAT(name, _iter_first)(struct SLX_CAT(name, _iter) *,       \
+                                       const struct name *);                \
+    ATTR T *SLX_CAT(name, _iter_last)(struct SLX_CAT(name, _iter) *,        \
+                                      const struct name *);                 \
+    ATTR T *SLX_CAT(name, _iter_seek)(struct SLX_CAT(name, _iter) *,        \
+                                      const struct name *, K_T);            \
+    ATTR T *SLX_CAT(name, _iter_next)(struct SLX_CAT(name, _iter) *);       \
+    ATTR T *SLX_CAT(name, _iter_prev)(struct SLX_CAT(name, _iter) *);       \
+    ATTR T *SLX_CAT(name, _iter_get)(const struct SLX_CAT(name, _iter) *);  \
+    ATTR T *SLX_CAT(name, _iter_resync_)(struct SLX_CAT(name, _iter) *, T *)
+
+#define SLX_PROTO_MAP(name, T, K_T, ATTR)                      \
+    ATTR int SLX_CAT(name, _insert)(struct name *, T *, T **); \
+    ATTR int SLX_CAT(name, _insert_multi)(struct name *, T *); \
+    ATTR int SLX_CAT(name, _erase_key)(struct name *, K_T, T **)
+
+#define SLX_PROTO_PQ(name, T, ATTR)                       \
+    ATTR int SLX_CAT(name, _push)(struct name *, T *);    \
+    ATTR T *SLX_CAT(name, _peek)(const struct name *);    \
+    ATTR T *SLX_CAT(name, _pop)(struct name *);           \
+    ATTR int SLX_CAT(name, _remove)(struct name *, T *);  \
+    ATTR int SLX_CAT(name, _requeue)(struct name *, T *); \
+    ATTR bool SLX_CAT(name, _queued)(const T *)
+
+#define SLX_PROTO_EXTENT(name, T, K_T, ATTR)                                \
+    ATTR int SLX_CAT(name, _insert)(struct name *, T *, T **);              \
+    ATTR T *SLX_CAT(name, _lookup)(const struct name *, K_T);               \
+    ATTR int SLX_CAT(name, _first_overlap)(const struct name *, K_T, K_T,   \
+                                           T **);                           \
+    ATTR int SLX_CAT(name, _insert_hole)(struct name *, T *, K_T, K_T, K_T, \
+                                         K_T, int);                         \
+    ATTR T *SLX_CAT(name, _iter_overlap)(struct SLX_CAT(name, _iter) *,     \
+                                         const struct name *, K_T, K_T);    \
+    ATTR T *SLX_CAT(name, _iter_next_overlap)(struct SLX_CAT(name, _iter) *)
+
+/* The descriptor and key adapters of one instance. */
+#define SLX_GEN_TYPE(name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT, HOOKOFF, \
+                     EXT, KEYMAX, SETSTART, SIZEOF)                           \
+    static inline SLX_UNUSED int SLX_CAT(name, _slx_cmp)(const void *a,       \
+                                                         const void *b)       \
+    {                                                                         \
+        K_T x, y;                                                             \
+        memcpy(&x, a, sizeof x);                                              \
+        memcpy(&y, b, sizeof y);                                              \
+        return CMP(x, y);                                                     \
+    }                                                                         \
+    static inline SLX_UNUSED void SLX_CAT(name, _slx_key_of)(const void *e,   \
+                                                             void *out)       \
+    {                                                                         \
+        K_T k = KEY_OF((const T *)e);                                         \
+        memcpy(out, &k, sizeof k);                                            \
+    }                                                                         \
+    static const struct slx_type SLX_CAT(name, _slx_type) = {                 \
+        (KPN),                                                                \
+        (MAXLVL),                                                             \
+        (PSHIFT),                                                             \
+        sizeof(K_T),                                                          \
+        sizeof(struct slx_linkhdr) + SLX_ROUND8(sizeof(K_T)) +                \
+            ((EXT) ? sizeof(uint64_t) : 0),                                   \
+        SLX_ROUND8((size_t)(KPN) * sizeof(K_T)),                              \
+        (HOOKOFF),                                                            \
+        (EXT),                                                                \
+        SLX_CAT(name, _slx_cmp),                                              \
+        SLX_CAT(name, _slx_key_of),                                           \
+        (KEYMAX),                                                             \
+        SETSTART,                                                             \
+        SIZEOF}
+
+/* Definitions shared by every face. */
+#define SLX_GEN_COMMON(name, T, K_T, ATTR)                                     \
+    SLX_CHECK_KEYSIZE(name, K_T);                                              \
+    ATTR int SLX_CAT(name, _init)(                                             \
+        struct name * sl, const struct skiplist_allocator *a, uint64_t seed)   \
+    {                                                                          \
+        return slx_init(&SLX_CAT(name, _slx_type), &sl->sl, a, seed);          \
+    }                                                                          \
+    ATTR void SLX_CAT(name, _destroy)(struct name * sl,                        \
+                                      void (*fn)(T *, void *), void *arg)      \
+    {                                                                          \
+        slx_destroy(&SLX_CAT(name, _slx_type), &sl->sl,                        \
+                    (void (*)(void *, void *))fn, arg);                        \
+    }                                                                          \
+    ATTR void SLX_CAT(name, _clear)(struct name * sl, void (*fn)(T *, void *), \
+                                    void *arg)                                 \
+    {                                                                          \
+        slx_clear(&SLX_CAT(name, _slx_type), &sl->sl,                          \
+                  (void (*)(void *, void *))fn, arg);                          \
+    }                                                                          \
+    ATTR size_t SLX_CAT(name, _count)(const struct name *sl)                   \
+    {                                                                          \
+        return sl->sl.count;                                                   \
+    }                                                                          \
+    ATTR bool SLX_CAT(name, _empty)(const struct name *sl)                     \
+    {                                                                          \
+        return sl->sl.count == 0;                                              \
+    }                                                                          \
+    ATTR size_t SLX_CAT(name, _bytes)(const struct name *sl)                   \
+    {                                                                          \
+        return sl->sl.bytes;                                                   \
+    }                                                                          \
+    ATTR T *SLX_CAT(name, _find)(const struct name *sl, K_T key)               \
+    {                                                                          \
+        return (T *)slx_find(&SLX_CAT(name, _slx_type), &sl->sl, &key);        \
+    }                                                                          \
+    ATTR T *SLX_CAT(name, _lower_bound)(const struct name *sl, K_T key)        \
+    {                                                                          \
+        unsigned i;                                                            \
+        const struct slx_type *t = &SLX_CAT(name, _slx_type);                  \
+        return (T *)slx_slot(t, &sl->sl, slx_bound(t, &sl->sl, &key, 1, &i),   \
+                             i);                                               \
+    }                                                                          \
+    ATTR T *SLX_CAT(name, _upper_bound)(const struct name *sl, K_T key)        \
+    {                                                                          \
+        unsigned i;                                                            \
+        const struct slx_type *t = &SLX_CAT(name, _slx_type);                  \
+        return (T *)slx_slot(t, &sl->sl, slx_bound(t, &sl->sl, &key, 0, &i),   \
+                             i);                                               \
+    }                                                                          \
+    ATTR T *SLX_CAT(name, _floor)(const struct name *sl, K_T key)              \
+    {                                                                          \
+        return (T *)slx_floor(&SLX_CAT(name, _slx_type), &sl->sl, &key, 0);    \
+    }                                                                          \
+    ATTR T *SLX_CAT(name, _below)(const struct name *sl, K_T key)              \
+    {                                                                          \
+        return (T *)slx_floor(&SLX_CAT(name, _slx_type), &sl->sl, &key, 1);    \
+    }                                                                          \
+    ATTR T *SLX_CAT(name, _first)(const struct name *sl)                       \
+    {                                                                          \
+        const struct slx_type *t = &SLX_CAT(name, _slx_type);                  \
+        return (T *)slx_slot(t, &sl->sl, slx_next(t, sl->sl.head, 0), 0);      \
+    }                                                                          \
+    ATTR T *SLX_CAT(name, _last)(const struct name *sl)                        \
+    {                                                                          \
+        const struct slx_type *t = &SLX_CAT(name, _slx_type);                  \
+        struct slx_leaf *x = slx_prev(t, sl->sl.head, 0);                      \
+        return (T *)slx_slot(t, &sl->sl, x, x->n - 1u);                        \
+    }                                                                          \
+    ATTR T *SLX_CAT(name, _pop_first)(struct name * sl)                        \
+    {                                                                          \
+        const struct slx_type *t = &SLX_CAT(name, _slx_type);                  \
+        struct slx_leaf *x = slx_next(t, sl->sl.head, 0);                      \
+        return x == sl->sl.head ? NULL : (T *)slx_remove_at(t, &sl->sl, x, 0); \
+    }                                                                          \
+    ATTR T *SLX_CAT(name, _pop_last)(struct name * sl)                         \
+    {                                                                          \
+        const struct slx_type *t = &SLX_CAT(name, _slx_type);                  \
+        struct slx_leaf *x = slx_prev(t, sl->sl.head, 0);                      \
+        return x == sl->sl.head                                                \
+                   ? NULL                                                      \
+                   : (T *)slx_remove_at(t, &sl->sl, x, x->n - 1u);             \
+    }                                                                          \
+    ATTR int SLX_CAT(name, _erase)(struct name * sl, T * e)                    \
+    {                                                                          \
+        const struct slx_type *t = &SLX_CAT(name, _slx_type);                  \
+        unsigned i;                                                            \
+        if (!e)                                                                \
+            return -EINVAL;                                                    \
+        struct slx_leaf *x = slx_locate(t, &sl->sl, e, &i);                    \
+        if (!x)                                                                \
+            return -ENOENT;                                                    \
+        slx_remove_at(t, &sl->sl, x, i);                                       \
+        return 0;                                                              \
+    }                                                                          \
+    ATTR int SLX_CAT(name, _check)(const struct name *sl, char *why,           \
+                                   size_t len)                                 \
+    {                                                                          \
+        return slx_check(&SLX_CAT(name, _slx_type), &sl->sl, why, len);        \
+    }                                                                          \
+    ATTR T *SLX_CAT(name, _iter_first)(struct SLX_CAT(name, _iter) * it,       \
+                                       const struct name *sl)                  \
+    {                                                                          \
+        const struct slx_type *t = &SLX_CAT(name, _slx_type);                  \
+        return (T *)slx_iter_set(&it->it, t, &sl->sl,                          \
+                                 slx_next(t, sl->sl.head, 0), 0);              \
+    }                                                                          \
+    ATTR T *SLX_CAT(name, _iter_last)(struct SLX_CAT(name, _iter) * it,        \
+                                      const struct name *sl)                   \
+    {                                                                          \
+        const struct slx_type *t = &SLX_CAT(name, _slx_type);                  \
+        struct slx_leaf *x = slx_prev(t, sl->sl.head, 0);                      \
+        return (T *)slx_iter_set(&it->it, t, &sl->sl, x,                       \
+                                 x == sl->sl.head ? 0 : x->n - 1u);            \
+    }                                                                          \
+    ATTR T *SLX_CAT(name, _iter_seek)(struct SLX_CAT(name, _iter) * it,        \
+                                      const struct name *sl, K_T key)          \
+    {                                                                          \
+        const struct slx_type *t = &SLX_CAT(name, _slx_type);                  \
+        unsigned i;                                                            \
+        struct slx_leaf *x = slx_bound(t, &sl->sl, &key, 1, &i);               \
+        return (T *)slx_iter_set(&it->it, t, &sl->sl, x, i);                   \
+    }                                                                          \
+    ATTR T *SLX_CAT(name, _iter_next)(struct SLX_CAT(name, _iter) * it)        \
+    {                                                                          \
+        return (T *)slx_iter_next(&SLX_CAT(name, _slx_type), &it->it);         \
+    }                                                                          \
+    ATTR T *SLX_CAT(name, _iter_prev)(struct SLX_CAT(name, _iter) * it)        \
+    {                                                                          \
+        return (T *)slx_iter_prev(&SLX_CAT(name, _slx_type), &it->it);         \
+    }                                                                          \
+    ATTR T *SLX_CAT(name, _iter_get)(const struct SLX_CAT(name, _iter) * it)   \
+    {                                                                          \
+        return (T *)slx_slot(&SLX_CAT(name, _slx_type), it->it.list,           \
+                             it->it.leaf, it->it.idx);                         \
+    }                                                                          \
+    ATTR T *SLX_CAT(name, _iter_resync_)(struct SLX_CAT(name, _iter) * it,     \
+                                         T * e)                                \
+    {                                                                          \
+        return (T *)slx_iter_resync(&SLX_CAT(name, _slx_type), &it->it, e);    \
+    }
+
+#define SLX_CHECK_KEYSIZE(name, K_T)                              \
+    SLX_STATIC_ASSERT(SLX_CAT(name, _keysize), sizeof(K_T) <= 64, \
+                      "skiplist " #name                           \
+                      ": key type (K_T) must be at most 64 bytes")
+
+/* Ordered index: unique and multi inserts, erase by key. */
+#define SLX_GEN_MAP(name, T, K_T, ATTR)                                     \
+    ATTR int SLX_CAT(name, _insert)(struct name * sl, T * e, T * *existing) \
+    {                                                                       \
+        void *ex = NULL;                                                    \
+        int rc =                                                            \
+            slx_insert_unique(&SLX_CAT(name, _slx_type), &sl->sl, e, &ex);  \
+        if (rc == -EEXIST && existing)                                      \
+            *existing = (T *)ex;                                            \
+        return rc;                                                          \
+    }                                                                       \
+    ATTR int SLX_CAT(name, _insert_multi)(struct name * sl, T * e)          \
+    {                                                                       \
+        return slx_insert_multi(&SLX_CAT(name, _slx_type), &sl->sl, e);     \
+    }                                                                       \
+    ATTR int SLX_CAT(name, _erase_key)(struct name * sl, K_T key, T * *out) \
+    {                                                                       \
+        const struct slx_type *t = &SLX_CAT(name, _slx_type);               \
+        unsigned i;                                                         \
+        struct slx_leaf *x = slx_bound(t, &sl->sl, &key, 1, &i);            \
+        if (x == sl->sl.head || t->cmp(slx_key(t, x, i), &key) != 0)        \
+            return -ENOENT;                                                 \
+        T *e = (T *)slx_remove_at(t, &sl->sl, x, i);                        \
+        if (out)                                                            \
+            *out = e;                                                       \
+        return 0;                                                           \
+    }
+
+/* Priority queue: the hook gives erase without search. */
+#define SLX_GEN_PQ(name, T, HOOK, ATTR)                                 \
+    ATTR int SLX_CAT(name, _push)(struct name * pq, T * e)              \
+    {                                                                   \
+        if (!e)                                                         \
+            return -EINVAL;                                             \
+        if (e->HOOK.leaf)                                               \
+            return -EEXIST;                                             \
+        return slx_insert_multi(&SLX_CAT(name, _slx_type), &pq->sl, e); \
+    }                                                                   \
+    ATTR T *SLX_CAT(name, _peek)(const struct name *pq)                 \
+    {                                                                   \
+        return SLX_CAT(name, _first)(pq);                               \
+    }                                                                   \
+    ATTR T *SLX_CAT(name, _pop)(struct name * pq)                       \
+    {                                                                   \
+        return SLX_CAT(name, _pop_first)(pq);                           \
+    }                                                                   \
+    ATTR int SLX_CAT(name, _remove)(struct name * pq, T * e)            \
+    {                                                                   \
+        return SLX_CAT(name, _erase)(pq, e);                            \
+    }                                                                   \
+    ATTR int SLX_CAT(name, _requeue)(struct name * pq, T * e)           \
+    {                                                                   \
+        return slx_requeue(&SLX_CAT(name, _slx_type), &pq->sl, e);      \
+    }                                                                   \
+    ATTR bool SLX_CAT(name, _queued)(const T *e)                        \
+    {                                                                   \
+        return e->HOOK.leaf != NULL;                                    \
+    }
+
+/* Extent index. */
+#define SLX_GEN_EXTENT(name, T, K_T, START, SIZE, ATTR)                        \
+    ATTR int SLX_CAT(name, _insert)(struct name * sl, T * e, T * *clash)       \
+    {                                                                          \
+        void *c = NULL;                                                        \
+        if (!e)                                                                \
+            return -EINVAL;                                                    \
+        int rc = slx_ext_insert(&SLX_CAT(name, _slx_type), &sl->sl, e,         \
+                                (uint64_t)e->START, (uint64_t)e->SIZE, &c);    \
+        if (rc == -EEXIST && clash)                                            \
+            *clash = (T *)c;                                                   \
+        return rc;                                                             \
+    }                                                                          \
+    ATTR T *SLX_CAT(name, _lookup)(const struct name *sl, K_T p)               \
+    {                                                                          \
+        const struct slx_type *t = &SLX_CAT(name, _slx_type);                  \
+        unsigned i;                                                            \
+        struct slx_leaf *x = slx_ext_lookup(t, &sl->sl, (uint64_t)p, &i);      \
+        return x ? (T *)slx_ptrs(t, x)[i] : NULL;                              \
+    }                                                                          \
+    ATTR int SLX_CAT(name, _first_overlap)(const struct name *sl, K_T a,       \
+                                           K_T b, T **out)                     \
+    {                                                                          \
+        const struct slx_type *t = &SLX_CAT(name, _slx_type);                  \
+        unsigned i;                                                            \
+        if (a >= b)                                                            \
+            return -EINVAL;                                                    \
+        struct slx_leaf *x = slx_ext_first_overlap(t, &sl->sl, (uint64_t)a,    \
+                                                   (uint64_t)b - 1u, &i);      \
+        if (!x)                                                                \
+            return -ENOENT;                                                    \
+        if (out)                                                               \
+            *out = (T *)slx_ptrs(t, x)[i];                                     \
+        return 0;                                                              \
+    }                                                                          \
+    ATTR int SLX_CAT(name, _insert_hole)(struct name * sl, T * e, K_T size,    \
+                                         K_T align, K_T lo, K_T hi, int flags) \
+    {                                                                          \
+        return slx_ext_insert_hole(&SLX_CAT(name, _slx_type), &sl->sl, e,      \
+                                   (uint64_t)size, (uint64_t)align,            \
+                                   (uint64_t)lo, (uint64_t)hi, flags);         \
+    }                                                                          \
+    ATTR T *SLX_CAT(name, _iter_overlap)(struct SLX_CAT(name, _iter) * it,     \
+                                         const struct name *sl, K_T a, K_T b)  \
+    {                                                                          \
+        const struct slx_type *t = &SLX_CAT(name, _slx_type);                  \
+        unsigned i = 0;                                                        \
+        struct slx_leaf *x =                                                   \
+            a < b ? slx_ext_first_overlap(t, &sl->sl, (uint64_t)a,             \
+                                          (uint64_t)b - 1u, &i)                \
+                  : NULL;                                                      \
+        if (!x)                                                                \
+            x = sl->sl.head;                                                   \
+        slx_iter_set(&it->it, t, &sl->sl, x, i);                               \
+        it->it.lim = (uint64_t)b;                                              \
+        return x == sl->sl.head ? NULL : (T *)slx_ptrs(t, x)[i];               \
+    }                                                                          \
+    ATTR T *SLX_CAT(name,                                                      \
+                    _iter_next_overlap)(struct SLX_CAT(name, _iter) * it)      \
+    {                                                                          \
+        T *e = (T *)slx_iter_next(&SLX_CAT(name, _slx_type), &it->it);         \
+        return e && (uint64_t)e->START < it->it.lim ? e : NULL;                \
+    }
+
+/* ------------------------------------------------------------------ */
+/* Public instantiation macros                                         */
+/* ------------------------------------------------------------------ */
+
+/* The *_DEFINE, *_PROTOTYPE and *_GENERATE macros take their arguments
+ * through one extra expansion so that SKIPLIST_DEFAULTS can stand for the
+ * last three. DEFINE gives static functions; PROTOTYPE (in a header) and
+ * GENERATE (in one .c) give external ones. No trailing semicolon needed. */
+#define SLX_STATIC static SLX_UNUSED
+#define SLX_EXTERN
+
+#define SKIPLIST_PROTOTYPE(...) SLX_PROTO_MAP_(SLX_EXTERN, __VA_ARGS__)
+#define SKIPLIST_GENERATE(...) SLX_GEN_MAP_(SLX_EXTERN, __VA_ARGS__)
+#define SKIPLIST_DEFINE(...)                \
+    SLX_PROTO_MAP_(SLX_STATIC, __VA_ARGS__) \
+    SLX_GEN_MAP_(SLX_STATIC, __VA_ARGS__)
+
+#define SLX_PROTO_MAP_(ATTR, name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT) \
+    SLX_PROTO_COMMON(name, T, K_T, ATTR);                                    \
+    SLX_PROTO_MAP(name, T, K_T, ATTR);
+#define SLX_GEN_MAP_(ATTR, name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT)  \
+    SLX_CHECK_CONFIG(name, KPN, MAXLVL, PSHIFT);                            \
+    SLX_GEN_TYPE(name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT, -1L, 0, 0, \
+                 NULL, NULL);                                               \
+    SLX_GEN_COMMON(name, T, K_T, ATTR)                                      \
+    SLX_GEN_MAP(name, T, K_T, ATTR)
+
+#define SKIPLIST_PQ_PROTOTYPE(...) SLX_PROTO_PQ_(SLX_EXTERN, __VA_ARGS__)
+#define SKIPLIST_PQ_GENERATE(...) SLX_GEN_PQ_(SLX_EXTERN, __VA_ARGS__)
+#define SKIPLIST_PQ_DEFINE(...)            \
+    SLX_PROTO_PQ_(SLX_STATIC, __VA_ARGS__) \
+    SLX_GEN_PQ_(SLX_STATIC, __VA_ARGS__)
+
+#define SLX_PROTO_PQ_(ATTR, name, T, HOOK, K_T, KEY_OF, CMP, KPN, MAXLVL, \
+                      PSHIFT)                                             \
+    SLX_PROTO_COMMON(name, T, K_T, ATTR);                                 \
+    SLX_PROTO_MAP(name, T, K_T, ATTR);                                    \
+    SLX_PROTO_PQ(name, T, ATTR);
+#define SLX_GEN_PQ_(ATTR, name, T, HOOK, K_T, KEY_OF, CMP, KPN, MAXLVL, \
+                    PSHIFT)                                             \
+    SLX_CHECK_CONFIG(name, KPN, MAXLVL, PSHIFT);                        \
+    SLX_GEN_TYPE(name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT,        \
+                 (long)offsetof(T, HOOK), 0, 0, NULL, NULL);            \
+    SLX_GEN_COMMON(name, T, K_T, ATTR)                                  \
+    SLX_GEN_MAP(name, T, K_T, ATTR)                                     \
+    SLX_GEN_PQ(name, T, HOOK, ATTR)
+
+#define SKIPLIST_EXTENT_PROTOTYPE(...) \
+    SLX_PROTO_EXTENT_(SLX_EXTERN, __VA_ARGS__)
+#define SKIPLIST_EXTENT_GENERATE(...) SLX_GEN_EXTENT_(SLX_EXTERN, __VA_ARGS__)
+#define SKIPLIST_EXTENT_DEFINE(...)            \
+    SLX_PROTO_EXTENT_(SLX_STATIC, __VA_ARGS__) \
+    SLX_GEN_EXTENT_(SLX_STATIC, __VA_ARGS__)
+
+#define SLX_PROTO_EXTENT_(ATTR, name, T, K_T, START, SIZE, KPN, MAXLVL, \
+                          PSHIFT)                                       \
+    SLX_PROTO_COMMON(name, T, K_T, ATTR);                               \
+    SLX_PROTO_EXTENT(name, T, K_T, ATTR);
+#define SLX_GEN_EXTENT_(ATTR, name, T, K_T, START, SIZE, KPN, MAXLVL, PSHIFT) \
+    SLX_CHECK_CONFIG(name, KPN, MAXLVL, PSHIFT);                              \
+    SLX_STATIC_ASSERT(SLX_CAT(name, _keytype), (K_T)-1 > (K_T)0,              \
+                      "skiplist " #name                                       \
+                      ": extent key type (K_T) must be an unsigned integer"); \
+    static inline SLX_UNUSED K_T SLX_CAT(name, _slx_start)(const T *e)        \
+    {                                                                         \
+        return e->START;                                                      \
+    }                                                                         \
+    static inline SLX_UNUSED void SLX_CAT(name, _slx_set_start)(void *e,      \
+                                                                uint64_t v)   \
+    {                                                                         \
+        ((T *)e)->START = (K_T)v;                                             \
+    }                                                                         \
+    static inline SLX_UNUSED uint64_t SLX_CAT(name, _slx_size)(const void *e) \
+    {                                                                         \
+        return (uint64_t)((const T *)e)->SIZE;                                \
+    }                                                                         \
+    SLX_GEN_TYPE(name, T, K_T, SLX_CAT(name, _slx_start), SKIPLIST_CMP_NUM,   \
+                 KPN, MAXLVL, PSHIFT, -1L, 1, (uint64_t)(K_T)-1,              \
+                 SLX_CAT(name, _slx_set_start), SLX_CAT(name, _slx_size));    \
+    SLX_GEN_COMMON(name, T, K_T, ATTR)                                        \
+    SLX_GEN_EXTENT(name, T, K_T, START, SIZE, ATTR)
+
+/* Loops: each expands to a for header. `it` is a struct name_iter, var
+ * and tmp are T *. Plain loops must not mutate the list; the _SAFE loop's
+ * body may erase var (and only var). */
+#define SKIPLIST_FOREACH(name, sl, it, var)                      \
+    for ((var) = SLX_CAT(name, _iter_first)(&(it), (sl)); (var); \
+         (var) = SLX_CAT(name, _iter_next)(&(it)))
+#define SKIPLIST_FOREACH_REVERSE(name, sl, it, var)             \
+    for ((var) = SLX_CAT(name, _iter_last)(&(it), (sl)); (var); \
+         (var) = SLX_CAT(name, _iter_prev)(&(it)))
+#define SKIPLIST_FOREACH_FROM(name, sl, it, var, key)                  \
+    for ((var) = SLX_CAT(name, _iter_seek)(&(it), (sl), (key)); (var); \
+         (var) = SLX_CAT(name, _iter_next)(&(it)))
+#define SKIPLIST_FOREACH_SAFE(name, sl, it, var, tmp)            \
+    for ((var) = SLX_CAT(name, _iter_first)(&(it), (sl));        \
+         (var) && ((tmp) = SLX_CAT(name, _iter_next)(&(it)), 1); \
+         (var) = SLX_CAT(name, _iter_resync_)(&(it), (tmp)))
+#define SKIPLIST_FOREACH_OVERLAP(name, sl, it, var, a, b)                    \
+    for ((var) = SLX_CAT(name, _iter_overlap)(&(it), (sl), (a), (b)); (var); \
+         (var) = SLX_CAT(name, _iter_next_overlap)(&(it)))
+
+#endif /* SKIPLIST_H */
