@@ -1,0 +1,415 @@
+/*
+ * The `extent` suite (../shared/BENCH.md): IOVA-style allocation on the
+ * extent face against iova_rb, a replica of the Linux IOVA allocator
+ * (bench/extent_iova_rb.c).
+ *
+ *   alloc_free    steady state at n live ranges, fragmented: fill with n
+ *                 ranges, free a random half, refill with mixed sizes; then
+ *                 each op allocates a size-aligned range of random size
+ *                 top-down below the limit and frees a random live range
+ *                 (ns per alloc+free pair)
+ *   lookup_point  the range containing a random mapped address
+ *
+ * Units are pages. Request sizes run from 1 page (4 KiB) to 512 pages
+ * (2 MiB), skewed small as DMA traffic is; each is aligned to its size
+ * rounded up to a power of two, as Linux does for size-aligned IOVAs. The
+ * address space grows with n so that the fill leaves it about 60% used.
+ * Both implementations get the same request sizes and the same choices of
+ * victim (by index into their own live arrays).
+ *
+ * Usage: build/bench/extent [--quick]   (rows on stdout, progress on stderr)
+ */
+#include <errno.h>
+#include <stdbool.h>
+
+#include "harness.h"
+#include "skiplist.h"
+
+/* ------------------------------------------------------------ ours */
+
+struct range {
+    uint64_t start, size; /* pages */
+};
+
+SKIPLIST_EXTENT_DEFINE(sx, struct range, uint64_t, start, size,
+                       SKIPLIST_DEFAULTS)
+
+/* ------------------------------------------- the peer (extent_iova_rb.c) */
+
+struct iova_domain;
+struct iova;
+struct iova_domain *iova_rb_new(unsigned long start_pfn,
+                                unsigned long dma_32bit_pfn);
+void iova_rb_delete(struct iova_domain *d);
+struct iova *iova_rb_alloc(struct iova_domain *d, unsigned long size,
+                           unsigned long limit_pfn, int size_aligned);
+void iova_rb_free(struct iova_domain *d, struct iova *iova);
+struct iova *iova_rb_find(struct iova_domain *d, unsigned long pfn);
+unsigned long iova_rb_lo(const struct iova *iova);
+unsigned long iova_rb_hi(const struct iova *iova);
+size_t iova_rb_node_bytes(void);
+
+/* --------------------------------------------------------- workload */
+
+#define START_PFN 1 /* pfn 0 is never handed out, as in Linux */
+
+/* Pages, skewed small: mean about 14. */
+static uint64_t req_size(uint64_t *rs)
+{
+    uint64_t k = bench_rand_below(rs, 100);
+    if (k < 50)
+        return 1;
+    if (k < 75)
+        return 2 + bench_rand_below(rs, 3);
+    if (k < 90)
+        return 5 + bench_rand_below(rs, 12);
+    if (k < 97)
+        return 17 + bench_rand_below(rs, 48);
+    return 65 + bench_rand_below(rs, 448);
+}
+
+static uint64_t pow2_ceil(uint64_t x)
+{
+    uint64_t p = 1;
+    while (p < x)
+        p <<= 1;
+    return p;
+}
+
+/* One implementation behind a small interface: the driver below is shared,
+ * so both pay the same indirect calls. */
+struct impl {
+    const char *name;
+    void *(*make)(uint64_t limit, size_t cap);
+    void (*drop)(void *ctx);
+    void *(*alloc)(void *ctx, uint64_t size); /* NULL when full */
+    void (*release)(void *ctx, void *h);
+    void *(*lookup)(void *ctx, uint64_t pfn);
+    uint64_t (*lo)(const void *h);
+    uint64_t (*hi)(const void *h);
+    double (*bytes_per_item)(void *ctx, size_t n);
+    int (*check)(void *ctx);
+};
+
+/* ours: insert_hole(HIGHEST) below the limit, elements from a free list */
+struct ours {
+    struct sx sl;
+    uint64_t limit; /* exclusive */
+    struct range *elems;
+    struct range **spare;
+    size_t nspare;
+};
+
+static void *ours_make(uint64_t limit, size_t cap)
+{
+    struct ours *o = (struct ours *)calloc(1, sizeof(*o));
+    if (!o || sx_init(&o->sl, NULL, 12345) != 0)
+        abort();
+    o->limit = limit;
+    o->elems = (struct range *)calloc(cap, sizeof(*o->elems));
+    o->spare = (struct range **)malloc(cap * sizeof(*o->spare));
+    if (!o->elems || !o->spare)
+        abort();
+    for (size_t i = 0; i < cap; i++)
+        o->spare[i] = &o->elems[cap - 1 - i];
+    o->nspare = cap;
+    return o;
+}
+
+static void ours_drop(void *ctx)
+{
+    struct ours *o = (struct ours *)ctx;
+    sx_destroy(&o->sl, NULL, NULL);
+    free(o->elems);
+    free(o->spare);
+    free(o);
+}
+
+static void *ours_alloc(void *ctx, uint64_t size)
+{
+    struct ours *o = (struct ours *)ctx;
+    if (!o->nspare)
+        abort();
+    struct range *e = o->spare[o->nspare - 1];
+    e->size = size;
+    int r = sx_insert_hole(&o->sl, e, size, pow2_ceil(size), START_PFN,
+                           o->limit - 1, SKIPLIST_HOLE_HIGHEST);
+    if (r != 0) {
+        if (r != -ENOSPC)
+            abort();
+        return NULL;
+    }
+    o->nspare--;
+    return e;
+}
+
+static void ours_release(void *ctx, void *h)
+{
+    struct ours *o = (struct ours *)ctx;
+    if (sx_erase(&o->sl, (struct range *)h) != 0)
+        abort();
+    o->spare[o->nspare++] = (struct range *)h;
+}
+
+static void *ours_lookup(void *ctx, uint64_t pfn)
+{
+    return sx_lookup(&((struct ours *)ctx)->sl, pfn);
+}
+
+static uint64_t ours_lo(const void *h)
+{
+    return ((const struct range *)h)->start;
+}
+
+static uint64_t ours_hi(const void *h)
+{
+    const struct range *r = (const struct range *)h;
+    return r->start + r->size - 1;
+}
+
+static double ours_bpi(void *ctx, size_t n)
+{
+    return n ? (double)sx_bytes(&((struct ours *)ctx)->sl) / (double)n : -1;
+}
+
+static int ours_check(void *ctx)
+{
+    char why[200];
+    int r = sx_check(&((struct ours *)ctx)->sl, why, sizeof(why));
+    if (r)
+        fprintf(stderr, "extent: skiplist check failed: %s\n", why);
+    return r;
+}
+
+/* iova_rb: alloc_iova(size, limit - 1, size_aligned = 1) */
+struct peer {
+    struct iova_domain *d;
+    uint64_t limit;
+};
+
+static void *peer_make(uint64_t limit, size_t cap)
+{
+    (void)cap;
+    struct peer *p = (struct peer *)calloc(1, sizeof(*p));
+    if (!p)
+        abort();
+    /* The whole space is "32-bit": every request goes through
+     * cached32_node, as a 32-bit DMA mask does. */
+    p->d = iova_rb_new(START_PFN, (unsigned long)limit);
+    if (!p->d)
+        abort();
+    p->limit = limit;
+    return p;
+}
+
+static void peer_drop(void *ctx)
+{
+    struct peer *p = (struct peer *)ctx;
+    iova_rb_delete(p->d);
+    free(p);
+}
+
+static void *peer_alloc(void *ctx, uint64_t size)
+{
+    struct peer *p = (struct peer *)ctx;
+    return iova_rb_alloc(p->d, (unsigned long)size,
+                         (unsigned long)(p->limit - 1), 1);
+}
+
+static void peer_release(void *ctx, void *h)
+{
+    iova_rb_free(((struct peer *)ctx)->d, (struct iova *)h);
+}
+
+static void *peer_lookup(void *ctx, uint64_t pfn)
+{
+    return iova_rb_find(((struct peer *)ctx)->d, (unsigned long)pfn);
+}
+
+static uint64_t peer_lo(const void *h)
+{
+    return iova_rb_lo((const struct iova *)h);
+}
+
+static uint64_t peer_hi(const void *h)
+{
+    return iova_rb_hi((const struct iova *)h);
+}
+
+static double peer_bpi(void *ctx, size_t n)
+{
+    (void)ctx;
+    (void)n;
+    return (double)iova_rb_node_bytes();
+}
+
+static int peer_check(void *ctx)
+{
+    (void)ctx;
+    return 0;
+}
+
+static const struct impl impls[] = {
+    {"skiplist", ours_make, ours_drop, ours_alloc, ours_release, ours_lookup,
+     ours_lo, ours_hi, ours_bpi, ours_check},
+    {"iova_rb", peer_make, peer_drop, peer_alloc, peer_release, peer_lookup,
+     peer_lo, peer_hi, peer_bpi, peer_check},
+};
+
+/* ------------------------------------------------------------ driver */
+
+struct run {
+    const struct impl *im;
+    void *ctx;
+    void **live;
+    size_t nlive, cap;
+    unsigned long enospc;
+};
+
+static void run_alloc(struct run *r, uint64_t *rs)
+{
+    void *h = r->im->alloc(r->ctx, req_size(rs));
+    if (h)
+        r->live[r->nlive++] = h;
+    else
+        r->enospc++;
+}
+
+static void run_free(struct run *r, uint64_t *rs)
+{
+    if (!r->nlive)
+        return;
+    size_t i = (size_t)bench_rand_below(rs, r->nlive);
+    r->im->release(r->ctx, r->live[i]);
+    r->live[i] = r->live[--r->nlive];
+}
+
+/* Fill to n, free a random half, refill to n. */
+static void run_setup(struct run *r, size_t n, uint64_t limit)
+{
+    r->cap = n + n / 2 + 16;
+    r->live = (void **)malloc(r->cap * sizeof(*r->live));
+    if (!r->live)
+        abort();
+    r->nlive = 0;
+    r->enospc = 0;
+    r->ctx = r->im->make(limit, r->cap);
+    uint64_t rs = 0x5eed0001;
+    for (size_t i = 0; i < n; i++)
+        run_alloc(r, &rs);
+    for (size_t i = 0; i < n / 2; i++)
+        run_free(r, &rs);
+    while (r->nlive < n && r->enospc < n)
+        run_alloc(r, &rs);
+}
+
+/* Steady-state alloc+free pairs until ops are done or the time budget is
+ * spent (the peer's walk can be slow under fragmentation). */
+static double run_alloc_free(struct run *r, uint64_t *rs, unsigned long ops,
+                             uint64_t budget_ns, unsigned long *done)
+{
+    uint64_t t0 = bench_now_ns(), t = t0;
+    unsigned long i = 0;
+    while (i < ops && t - t0 < budget_ns) {
+        unsigned long end = i + 256 < ops ? i + 256 : ops;
+        for (; i < end; i++) {
+            run_alloc(r, rs);
+            run_free(r, rs);
+        }
+        t = bench_now_ns();
+    }
+    *done = i;
+    return (double)(t - t0) / (double)i;
+}
+
+static double run_lookup(struct run *r, const uint64_t *q, size_t nq)
+{
+    uint64_t acc = 0;
+    uint64_t t0 = bench_now_ns();
+    for (size_t i = 0; i < nq; i++) {
+        const void *h = r->im->lookup(r->ctx, q[i]);
+        acc += (uint64_t)(uintptr_t)h;
+    }
+    uint64_t t1 = bench_now_ns();
+    bench_sink += acc;
+    return (double)(t1 - t0) / (double)nq;
+}
+
+static void bench_n(size_t n, bool quick)
+{
+    /* ~60% of the space used after the fill: sizes average ~14 pages and
+     * alignment wastes some more. */
+    uint64_t limit = (uint64_t)n * 24 + 1024;
+    const int reps = 3;
+    unsigned long af_ops = quick ? 60000 : 200000;
+    uint64_t budget = quick ? 800000000ull : 2000000000ull;
+    size_t nq = quick ? 300000 : 1000000;
+
+    for (size_t k = 0; k < sizeof(impls) / sizeof(impls[0]); k++) {
+        struct run r = {&impls[k], NULL, NULL, 0, 0, 0};
+        uint64_t t0 = bench_now_ns();
+        run_setup(&r, n, limit);
+        fprintf(stderr, "  extent %s n=%zu: setup %.2f s, %lu ENOSPC\n",
+                r.im->name, n, (double)(bench_now_ns() - t0) / 1e9, r.enospc);
+        if (r.im->check(r.ctx) != 0)
+            exit(1);
+
+        /* Warm up into the steady state, then measure. */
+        uint64_t rs = 0xa110cf5eull;
+        unsigned long done;
+        run_alloc_free(&r, &rs, af_ops / 4, budget / 4, &done);
+        double v[3];
+        unsigned long total = 0;
+        r.enospc = 0;
+        for (int i = 0; i < reps; i++) {
+            v[i] = run_alloc_free(&r, &rs, af_ops, budget, &done);
+            total += done;
+        }
+        bench_row("extent", r.im->name, "alloc_free", n, 1,
+                  bench_median(v, reps), r.im->bytes_per_item(r.ctx, r.nlive));
+        fprintf(stderr, "  extent %s n=%zu: %lu alloc_free ops, %lu ENOSPC\n",
+                r.im->name, n, total, r.enospc);
+        if (r.im->check(r.ctx) != 0)
+            exit(1);
+
+        /* Queries: a random address inside a random live range. */
+        uint64_t *q = (uint64_t *)malloc(nq * sizeof(*q));
+        if (!q)
+            abort();
+        uint64_t qs = 0x100cf00dull;
+        for (size_t i = 0; i < nq; i++) {
+            const void *h = r.live[bench_rand_below(&qs, r.nlive)];
+            uint64_t lo = r.im->lo(h), hi = r.im->hi(h);
+            q[i] = lo + bench_rand_below(&qs, hi - lo + 1);
+        }
+        run_lookup(&r, q, nq / 4);
+        for (int i = 0; i < reps; i++)
+            v[i] = run_lookup(&r, q, nq);
+        bench_row("extent", r.im->name, "lookup_point", n, 1,
+                  bench_median(v, reps), r.im->bytes_per_item(r.ctx, r.nlive));
+        /* Every lookup must have hit: a wrong answer is a failed run. */
+        for (size_t i = 0; i < nq; i += 97) {
+            const void *h = r.im->lookup(r.ctx, q[i]);
+            if (!h || r.im->lo(h) > q[i] || r.im->hi(h) < q[i]) {
+                fprintf(stderr, "extent: %s lookup(%llu) wrong\n", r.im->name,
+                        (unsigned long long)q[i]);
+                exit(1);
+            }
+        }
+        free(q);
+        r.im->drop(r.ctx);
+        free(r.live);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    bool quick = bench_quick(argc, argv) != 0;
+    static const size_t full[] = {1000, 10000, 100000, 1000000};
+    static const size_t fast[] = {100000, 1000000};
+    const size_t *ns = quick ? fast : full;
+    size_t count = quick ? 2 : 4;
+    for (size_t i = 0; i < count; i++)
+        bench_n(ns[i], quick);
+    return 0;
+}
