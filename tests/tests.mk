@@ -1,22 +1,71 @@
 # Criterion suites: every tests/*.c is linked into one binary (Criterion
 # registers tests across translation units), built twice: plain and under
 # ASan+UBSan. The plain run comes last so the output ends with its summary.
+#
+# Before the suites run, the header portability checks build and run
+# tests/cxx_compile.cc (every face instantiated) as C++17 with g++ and
+# clang++ and as C99 and C11 with gcc and clang, all with -Werror.
+#
+# Replay a random suite: SEED=<n> ./build/tests/skiplist-tests --filter
+# 'map_random/<test>'; soak: TEST_SCALE=<k> make test.
 TEST_SRC  := $(sort $(wildcard tests/*.c))
 TEST_BIN  := $(BUILD)/tests/skiplist-tests
 TEST_ASAN := $(BUILD)/tests/skiplist-tests-asan
+
+# The compile-fail suite runs this compiler on tests/compile_fail/*.c.
+TEST_DEFS := -DSKIPLIST_TEST_CC='"$(CC)"' -DSKIPLIST_TEST_ROOT='"$(CURDIR)"'
+
+# Compilers for the portability matrix. A missing one is reported and
+# skipped, never silently: CI (.ci/run) installs clang.
+HDR_GCC     ?= gcc
+HDR_GXX     ?= g++
+HDR_CLANG   ?= clang
+HDR_CLANGXX ?= clang++
+HDR_DIR     := $(BUILD)/tests/hdr
+HDR_SRC     := tests/cxx_compile.cc
+HDR_CHECKS  := $(HDR_DIR)/gxx-c++17 $(HDR_DIR)/clangxx-c++17 \
+               $(HDR_DIR)/gcc-c99 $(HDR_DIR)/gcc-c11 \
+               $(HDR_DIR)/clang-c99 $(HDR_DIR)/clang-c11
+have = $(shell command -v $(1) >/dev/null 2>&1 && echo yes)
 
 test-deps:
 	@tools/install-deps.sh $(TEST_DEPS)
 
 $(TEST_BIN): $(TEST_SRC) $(wildcard tests/*.h) $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_T) -o $@ $(TEST_SRC) -lcriterion -lm
+	$(CC) $(CFLAGS_T) $(TEST_DEFS) -o $@ $(TEST_SRC) -lcriterion -lm
 
 $(TEST_ASAN): $(TEST_SRC) $(wildcard tests/*.h) $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_T) $(SAN) -o $@ $(TEST_SRC) -lcriterion -lm
+	$(CC) $(CFLAGS_T) $(SAN) $(TEST_DEFS) -o $@ $(TEST_SRC) -lcriterion -lm
+
+# $(1): target, $(2): compiler, $(3): flags. Builds, or says why not.
+define hdr_rule
+$(HDR_DIR)/$(1): $(HDR_SRC) $(HEADERS)
+	@mkdir -p $$(dir $$@)
+	@if [ -z "$$(call have,$(2))" ]; then \
+	    echo "header check $(1): SKIPPED, $(2) not found"; \
+	    printf '#!/bin/sh\necho "header check $(1): skipped ($(2) not found)"\n' > $$@; \
+	    chmod +x $$@; \
+	else \
+	    echo "$(2) $(3) $(HDR_SRC)"; \
+	    $(2) $(3) -O2 -I. -o $$@ $(HDR_SRC); \
+	fi
+endef
+$(eval $(call hdr_rule,gxx-c++17,$(HDR_GXX),-std=c++17 $(CXXWARN)))
+$(eval $(call hdr_rule,clangxx-c++17,$(HDR_CLANGXX),-std=c++17 $(CXXWARN)))
+$(eval $(call hdr_rule,gcc-c99,$(HDR_GCC),-x c -std=c99 $(WARN)))
+$(eval $(call hdr_rule,gcc-c11,$(HDR_GCC),-x c -std=c11 $(WARN)))
+$(eval $(call hdr_rule,clang-c99,$(HDR_CLANG),-x c -std=c99 $(WARN)))
+$(eval $(call hdr_rule,clang-c11,$(HDR_CLANG),-x c -std=c11 $(WARN)))
+
+test-headers: $(HDR_CHECKS)
+	@for h in $(HDR_CHECKS); do ./$$h || { echo "FAILED: $$h"; exit 1; }; done
 
 test: test-deps
-	$(MAKE) --no-print-directory $(TEST_BIN) $(TEST_ASAN)
+	$(MAKE) --no-print-directory $(HDR_CHECKS) $(TEST_BIN) $(TEST_ASAN)
+	@for h in $(HDR_CHECKS); do ./$$h || { echo "FAILED: $$h"; exit 1; }; done
 	./$(TEST_ASAN)
 	./$(TEST_BIN)
+
+.PHONY: test-headers

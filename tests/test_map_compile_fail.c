@@ -1,0 +1,129 @@
+/*
+ * Must-fail-to-compile tests: a bad configuration (keys per node, max
+ * level or level probability out of range) must stop the build with a
+ * message that names the parameter, not with a cascade of unrelated
+ * errors or, worse, a build that succeeds. The compiler ($CC at run time,
+ * else the one that built this binary, else cc) is run on the small files
+ * in tests/compile_fail/; ok.c is the positive control, which must build
+ * cleanly under the project's strict warning flags.
+ */
+#define _POSIX_C_SOURCE 200809L /* popen */
+
+#include <criterion/criterion.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+/* tests.mk passes the compiler and the repository root. */
+#ifndef SKIPLIST_TEST_CC
+#define SKIPLIST_TEST_CC "cc"
+#endif
+#ifndef SKIPLIST_TEST_ROOT
+#define SKIPLIST_TEST_ROOT "."
+#endif
+
+#define STRICT                                                 \
+    "-std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wconversion " \
+    "-Wsign-conversion -Wstrict-prototypes -Wmissing-prototypes -Werror"
+
+static const char *compiler(void)
+{
+    const char *cc = getenv("CC");
+    return cc && *cc ? cc : SKIPLIST_TEST_CC;
+}
+
+/* Compile one file; returns the exit status and the diagnostics. */
+static int compile(const char *file, const char *flags, char *out, size_t len)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof(cmd),
+             "%s %s -I'%s' -c '%s/tests/compile_fail/%s' -o /dev/null 2>&1",
+             compiler(), flags, SKIPLIST_TEST_ROOT, SKIPLIST_TEST_ROOT, file);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p, "popen(%s)", cmd);
+    size_t n = fread(out, 1, len - 1, p);
+    out[n] = 0;
+    int st = pclose(p);
+    cr_assert_neq(st, -1, "pclose");
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+static size_t count_errors(const char *s)
+{
+    size_t n = 0;
+    for (const char *p = s; (p = strstr(p, "error:")) != NULL; p++)
+        n++;
+    return n;
+}
+
+static void must_fail(const char *file, const char *flags, const char *needle)
+{
+    static char out[1 << 16];
+    int rc = compile(file, flags, out, sizeof(out));
+    cr_assert_neq(rc, 0, "%s compiled, but its configuration is invalid", file);
+    cr_assert_not_null(strstr(out, needle),
+                       "%s: the diagnostics do not mention \"%s\":\n%s", file,
+                       needle, out);
+    /* Informational: how much noise one mistake makes. */
+    fprintf(stderr, "compile_fail %s (%s): %zu error line(s), names \"%s\"\n",
+            file, compiler(), count_errors(out), needle);
+}
+
+Test(map_compile_fail, positive_control_compiles)
+{
+    static char out[1 << 16];
+    int rc = compile("ok.c", STRICT, out, sizeof(out));
+    cr_assert_eq(rc, 0, "ok.c must compile cleanly:\n%s", out);
+}
+
+Test(map_compile_fail, kpn_0)
+{
+    must_fail("kpn_0.c", STRICT, "keys per node");
+}
+
+Test(map_compile_fail, kpn_300)
+{
+    must_fail("kpn_300.c", STRICT, "keys per node");
+}
+
+Test(map_compile_fail, maxlvl_0)
+{
+    must_fail("maxlvl_0.c", STRICT, "max level");
+}
+
+Test(map_compile_fail, maxlvl_33)
+{
+    must_fail("maxlvl_33.c", STRICT, "max level");
+}
+
+Test(map_compile_fail, pshift_0)
+{
+    must_fail("pshift_0.c", STRICT, "PSHIFT");
+}
+
+Test(map_compile_fail, pshift_5)
+{
+    must_fail("pshift_5.c", STRICT, "PSHIFT");
+}
+
+Test(map_compile_fail, pq_face_kpn_257)
+{
+    must_fail("pq_kpn_257.c", STRICT, "keys per node");
+}
+
+Test(map_compile_fail, extent_face_maxlvl_40)
+{
+    must_fail("extent_maxlvl_40.c", STRICT, "max level");
+}
+
+/* C99 has no _Static_assert: the header's fallback must still refuse the
+ * build and name the parameter (in the name of the failing typedef). */
+Test(map_compile_fail, c99_fallback)
+{
+    const char *c99 = "-std=c99 -Wall -Wextra";
+    must_fail("kpn_300.c", c99, "kpn");
+    must_fail("maxlvl_33.c", c99, "maxlvl");
+    must_fail("pshift_0.c", c99, "pshift");
+}
