@@ -1,0 +1,693 @@
+/*
+ * Priority-queue face (SKIPLIST_PQ_DEFINE): unit properties, bad input, a
+ * differential random test against a sorted-array model, and an
+ * allocation-failure sweep on the failing allocator of test_common.h.
+ *
+ * Every property runs over three configurations: the defaults, one key per
+ * node (Pugh/Kolivas layout) and tiny leaves (KPN 4, so a few pushes split
+ * leaves and a few removals merge them: handles must follow their elements).
+ *
+ * The model orders elements by (key, seq), seq being the order of push and
+ * requeue: exactly "FIFO among equal keys". Seeds are printed; SEED=<n>
+ * replays, TEST_SCALE=<k> soaks.
+ */
+#include <criterion/criterion.h>
+
+#include "test_common.h"
+
+struct pq_item {
+    uint64_t key;
+    uint32_t id;
+    struct skiplist_hook hook;
+};
+
+#define PQ_ITEM_KEY(e) ((e)->key)
+
+SKIPLIST_PQ_DEFINE(tpq_def, struct pq_item, hook, uint64_t, PQ_ITEM_KEY,
+                   SKIPLIST_CMP_NUM, SKIPLIST_DEFAULTS)
+SKIPLIST_PQ_DEFINE(tpq_k1, struct pq_item, hook, uint64_t, PQ_ITEM_KEY,
+                   SKIPLIST_CMP_NUM, 1, 16, 2)
+SKIPLIST_PQ_DEFINE(tpq_k4, struct pq_item, hook, uint64_t, PQ_ITEM_KEY,
+                   SKIPLIST_CMP_NUM, 4, 8, 1)
+
+/* One table of function pointers per instance, so each property is written
+ * once and run over every configuration. */
+struct pq_ops {
+    const char *name;
+    void *(*create)(const struct skiplist_allocator *a, uint64_t seed, int *rc);
+    void (*destroy)(void *q);
+    int (*push)(void *q, struct pq_item *e);
+    struct pq_item *(*peek)(const void *q);
+    struct pq_item *(*pop)(void *q);
+    int (*remove)(void *q, struct pq_item *e);
+    int (*requeue)(void *q, struct pq_item *e);
+    bool (*queued)(const struct pq_item *e);
+    size_t (*count)(const void *q);
+    int (*check)(const void *q, char *why, size_t len);
+    /* Queue contents in order into out[0..max); returns how many. */
+    size_t (*contents)(const void *q, struct pq_item **out, size_t max);
+};
+
+#define PQ_OPS_DEFINE(N)                                                   \
+    static void *N##_o_create(const struct skiplist_allocator *a,          \
+                              uint64_t seed, int *rc)                      \
+    {                                                                      \
+        struct N *q = (struct N *)malloc(sizeof(*q));                      \
+        cr_assert(q);                                                      \
+        *rc = N##_init(q, a, seed);                                        \
+        if (*rc) {                                                         \
+            free(q);                                                       \
+            return NULL;                                                   \
+        }                                                                  \
+        return q;                                                          \
+    }                                                                      \
+    static void N##_o_destroy(void *q)                                     \
+    {                                                                      \
+        N##_destroy((struct N *)q, NULL, NULL);                            \
+        free(q);                                                           \
+    }                                                                      \
+    static int N##_o_push(void *q, struct pq_item *e)                      \
+    {                                                                      \
+        return N##_push((struct N *)q, e);                                 \
+    }                                                                      \
+    static struct pq_item *N##_o_peek(const void *q)                       \
+    {                                                                      \
+        return N##_peek((const struct N *)q);                              \
+    }                                                                      \
+    static struct pq_item *N##_o_pop(void *q)                              \
+    {                                                                      \
+        return N##_pop((struct N *)q);                                     \
+    }                                                                      \
+    static int N##_o_remove(void *q, struct pq_item *e)                    \
+    {                                                                      \
+        return N##_remove((struct N *)q, e);                               \
+    }                                                                      \
+    static int N##_o_requeue(void *q, struct pq_item *e)                   \
+    {                                                                      \
+        return N##_requeue((struct N *)q, e);                              \
+    }                                                                      \
+    static bool N##_o_queued(const struct pq_item *e)                      \
+    {                                                                      \
+        return N##_queued(e);                                              \
+    }                                                                      \
+    static size_t N##_o_count(const void *q)                               \
+    {                                                                      \
+        return N##_count((const struct N *)q);                             \
+    }                                                                      \
+    static int N##_o_check(const void *q, char *why, size_t len)           \
+    {                                                                      \
+        return N##_check((const struct N *)q, why, len);                   \
+    }                                                                      \
+    static size_t N##_o_contents(const void *q, struct pq_item **out,      \
+                                 size_t max)                               \
+    {                                                                      \
+        struct N##_iter it;                                                \
+        size_t n = 0;                                                      \
+        for (struct pq_item *e = N##_iter_first(&it, (const struct N *)q); \
+             e && n < max; e = N##_iter_next(&it))                         \
+            out[n++] = e;                                                  \
+        return n;                                                          \
+    }                                                                      \
+    static const struct pq_ops N##_ops = {                                 \
+        #N,           N##_o_create, N##_o_destroy, N##_o_push,             \
+        N##_o_peek,   N##_o_pop,    N##_o_remove,  N##_o_requeue,          \
+        N##_o_queued, N##_o_count,  N##_o_check,   N##_o_contents};
+
+PQ_OPS_DEFINE(tpq_def)
+PQ_OPS_DEFINE(tpq_k1)
+PQ_OPS_DEFINE(tpq_k4)
+
+static const struct pq_ops *const all_ops[] = {&tpq_def_ops, &tpq_k1_ops,
+                                               &tpq_k4_ops};
+#define NCONF (sizeof(all_ops) / sizeof(all_ops[0]))
+
+static void *mk(const struct pq_ops *o, uint64_t seed)
+{
+    int rc = -1;
+    void *q = o->create(NULL, seed, &rc);
+    cr_assert(q && rc == 0, "%s: init failed: %d", o->name, rc);
+    return q;
+}
+
+static void ck(const struct pq_ops *o, const void *q)
+{
+    char why[256];
+    cr_assert(o->check(q, why, sizeof why) == 0, "%s: check: %s", o->name, why);
+}
+
+static struct pq_item *items(size_t n)
+{
+    struct pq_item *v = (struct pq_item *)calloc(n, sizeof(*v));
+    cr_assert(v);
+    for (size_t i = 0; i < n; i++)
+        v[i].id = (uint32_t)i;
+    return v;
+}
+
+/* ------------------------------------------------------------ units */
+
+/* Many equal keys (spanning several leaves with KPN 4) come out in push
+ * order, interleaved with smaller and larger keys. */
+Test(pq, fifo_among_equal_keys)
+{
+    for (size_t c = 0; c < NCONF; c++) {
+        const struct pq_ops *o = all_ops[c];
+        void *q = mk(o, 1);
+        struct pq_item *v = items(300);
+        for (uint32_t i = 0; i < 300; i++) {
+            v[i].key = i % 3 == 0 ? 50 : i % 3 == 1 ? 10 : 90;
+            cr_assert_eq(o->push(q, &v[i]), 0);
+        }
+        ck(o, q);
+        /* Expected: all 10s in push order, then 50s, then 90s. */
+        for (uint32_t r = 1; r <= 3; r++) {
+            uint32_t want = r == 1 ? 1 : r == 2 ? 0 : 2;
+            for (uint32_t i = want; i < 300; i += 3) {
+                struct pq_item *e = o->pop(q);
+                cr_assert(e == &v[i], "%s: popped %u, want %u", o->name,
+                          e ? e->id : 9999u, i);
+            }
+        }
+        cr_assert_null(o->pop(q));
+        o->destroy(q);
+        free(v);
+    }
+}
+
+/* peek and pop give the minimum; peek does not remove. */
+Test(pq, peek_pop_min)
+{
+    struct tc_rng r;
+    tc_rng_init(&r, tc_seed("pq.peek_pop_min"));
+    for (size_t c = 0; c < NCONF; c++) {
+        const struct pq_ops *o = all_ops[c];
+        void *q = mk(o, 2);
+        cr_assert_null(o->peek(q));
+        cr_assert_null(o->pop(q));
+        struct pq_item *v = items(500);
+        for (size_t i = 0; i < 500; i++) {
+            v[i].key = tc_below(&r, 1000);
+            cr_assert_eq(o->push(q, &v[i]), 0);
+        }
+        uint64_t last = 0;
+        for (size_t i = 0; i < 500; i++) {
+            struct pq_item *p = o->peek(q);
+            cr_assert_not_null(p);
+            cr_assert_eq(o->count(q), 500 - i);
+            for (struct pq_item *e = v; e < v + 500; e++)
+                if (o->queued(e))
+                    cr_assert_geq(e->key, p->key);
+            struct pq_item *e = o->pop(q);
+            cr_assert(e == p, "%s: pop is not the peeked minimum", o->name);
+            cr_assert(!o->queued(e));
+            cr_assert_geq(e->key, last);
+            last = e->key;
+        }
+        cr_assert_eq(o->count(q), 0);
+        o->destroy(q);
+        free(v);
+    }
+}
+
+/* Remove through the handle, at each position: first, middle, last, the
+ * sole element; the rest stays in order and check() stays clean. */
+Test(pq, remove_by_handle_any_position)
+{
+    for (size_t c = 0; c < NCONF; c++) {
+        const struct pq_ops *o = all_ops[c];
+        const size_t n = 40;
+        size_t victims[] = {0, 20, 39, 7, 13};
+        for (size_t vi = 0; vi < sizeof victims / sizeof victims[0]; vi++) {
+            void *q = mk(o, 3);
+            struct pq_item *v = items(n);
+            for (size_t i = 0; i < n; i++) {
+                v[i].key = (uint64_t)(i / 2); /* pairs of equal keys */
+                cr_assert_eq(o->push(q, &v[i]), 0);
+            }
+            struct pq_item *x = &v[victims[vi]];
+            cr_assert_eq(o->remove(q, x), 0);
+            cr_assert(!o->queued(x));
+            ck(o, q);
+            cr_assert_eq(o->count(q), n - 1);
+            struct pq_item *out[64];
+            size_t m = o->contents(q, out, 64);
+            cr_assert_eq(m, n - 1);
+            for (size_t i = 0, j = 0; i < n; i++) {
+                if (&v[i] == x)
+                    continue;
+                cr_assert(out[j++] == &v[i], "%s: order after remove", o->name);
+            }
+            o->destroy(q);
+            free(v);
+        }
+        /* The sole element. */
+        void *q = mk(o, 4);
+        struct pq_item one = {7, 0, {NULL}};
+        cr_assert_eq(o->push(q, &one), 0);
+        cr_assert_eq(o->remove(q, &one), 0);
+        cr_assert(!o->queued(&one));
+        cr_assert_eq(o->count(q), 0);
+        cr_assert_null(o->peek(q));
+        ck(o, q);
+        cr_assert_eq(o->push(q, &one), 0); /* and it can come back */
+        cr_assert(o->peek(q) == &one);
+        o->destroy(q);
+        cr_assert(!o->queued(&one), "%s: destroy left a hook set", o->name);
+    }
+}
+
+/* Requeue after changing the key: earlier and later, and to a key with
+ * equals (goes behind them). */
+Test(pq, requeue_earlier_and_later)
+{
+    for (size_t c = 0; c < NCONF; c++) {
+        const struct pq_ops *o = all_ops[c];
+        void *q = mk(o, 5);
+        struct pq_item *v = items(30);
+        for (size_t i = 0; i < 30; i++) {
+            v[i].key = 100 + 10 * (uint64_t)i;
+            cr_assert_eq(o->push(q, &v[i]), 0);
+        }
+        /* Later: the first goes last. */
+        v[0].key = 10000;
+        cr_assert_eq(o->requeue(q, &v[0]), 0);
+        ck(o, q);
+        cr_assert(o->peek(q) == &v[1]);
+        /* Earlier: the 20th becomes the minimum. */
+        v[20].key = 1;
+        cr_assert_eq(o->requeue(q, &v[20]), 0);
+        ck(o, q);
+        cr_assert(o->peek(q) == &v[20]);
+        /* Onto an existing key: behind its equal. */
+        v[5].key = v[9].key; /* 190 */
+        cr_assert_eq(o->requeue(q, &v[5]), 0);
+        ck(o, q);
+        /* Unchanged key but with an equal behind it: moves behind it. */
+        v[3].key = v[4].key;
+        cr_assert_eq(o->push(q, &v[3]), -EEXIST);
+        cr_assert_eq(o->requeue(q, &v[3]), 0);
+        v[4].key = v[3].key;
+        cr_assert_eq(o->requeue(q, &v[4]), 0); /* now 3 before 4 */
+        ck(o, q);
+        struct pq_item *want[] = {&v[20], &v[1], &v[2], &v[3], &v[4],
+                                  &v[6],  &v[7], &v[8], &v[9], &v[5]};
+        for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+            struct pq_item *e = o->pop(q);
+            cr_assert(e == want[i], "%s: step %zu popped %u want %u", o->name,
+                      i, e ? e->id : 999u, want[i]->id);
+        }
+        o->destroy(q);
+        free(v);
+    }
+}
+
+/* queued() is true exactly while the element is linked (found by walking
+ * the queue), through every operation. */
+Test(pq, queued_iff_linked)
+{
+    struct tc_rng r;
+    tc_rng_init(&r, tc_seed("pq.queued_iff_linked"));
+    for (size_t c = 0; c < NCONF; c++) {
+        const struct pq_ops *o = all_ops[c];
+        void *q = mk(o, 6);
+        const size_t n = 64;
+        struct pq_item *v = items(n);
+        struct pq_item *out[64];
+        for (int step = 0; step < 3000; step++) {
+            struct pq_item *e = &v[tc_below(&r, n)];
+            switch (tc_below(&r, 4)) {
+            case 0:
+                e->key = tc_below(&r, 20);
+                (void)o->push(q, e);
+                break;
+            case 1:
+                (void)o->pop(q);
+                break;
+            case 2:
+                (void)o->remove(q, e);
+                break;
+            default:
+                if (o->queued(e)) {
+                    e->key = tc_below(&r, 20);
+                    cr_assert_eq(o->requeue(q, e), 0);
+                }
+                break;
+            }
+            size_t m = o->contents(q, out, 64);
+            bool linked[64] = {false};
+            for (size_t i = 0; i < m; i++)
+                linked[out[i]->id] = true;
+            for (size_t i = 0; i < n; i++)
+                cr_assert_eq(o->queued(&v[i]), linked[i],
+                             "%s: step %d item %zu", o->name, step, i);
+        }
+        o->destroy(q);
+        free(v);
+    }
+}
+
+/* Misuse gets its documented error and changes nothing. */
+Test(pq, bad_input)
+{
+    for (size_t c = 0; c < NCONF; c++) {
+        const struct pq_ops *o = all_ops[c];
+        void *q = mk(o, 7);
+        struct pq_item *v = items(10);
+        for (size_t i = 0; i < 9; i++) {
+            v[i].key = i;
+            cr_assert_eq(o->push(q, &v[i]), 0);
+        }
+        struct pq_item *before[16], *after[16];
+        size_t nb = o->contents(q, before, 16);
+        struct pq_item *out = &v[9]; /* never queued */
+        cr_assert_eq(o->remove(q, out), -ENOENT);
+        cr_assert_eq(o->requeue(q, out), -ENOENT);
+        cr_assert_eq(o->push(q, &v[4]), -EEXIST);
+        v[4].key = 4; /* unchanged key, the duplicate push must not move it */
+        cr_assert_eq(o->push(q, NULL), -EINVAL);
+        cr_assert_eq(o->remove(q, NULL), -EINVAL);
+        cr_assert_eq(o->requeue(q, NULL), -EINVAL);
+        /* Removed once: a second remove is -ENOENT. */
+        cr_assert_eq(o->remove(q, &v[8]), 0);
+        cr_assert_eq(o->remove(q, &v[8]), -ENOENT);
+        cr_assert_eq(o->push(q, &v[8]), 0);
+        size_t na = o->contents(q, after, 16);
+        cr_assert_eq(na, nb);
+        for (size_t i = 0; i < na; i++)
+            cr_assert(before[i] == after[i], "%s: order changed", o->name);
+        cr_assert(!o->queued(out));
+        ck(o, q);
+        o->destroy(q);
+        free(v);
+    }
+}
+
+/* --------------------------------------------------------- the model */
+
+/* Sorted by (key, seq): the order the queue must have. */
+struct pq_model {
+    struct pq_item **v;
+    uint64_t *seq; /* by item id */
+    bool *in;      /* by item id */
+    size_t n;
+    uint64_t next_seq;
+};
+
+static bool pm_before(const struct pq_model *m, const struct pq_item *a,
+                      const struct pq_item *b)
+{
+    return a->key < b->key ||
+           (a->key == b->key && m->seq[a->id] < m->seq[b->id]);
+}
+
+static void pm_insert(struct pq_model *m, struct pq_item *e)
+{
+    m->seq[e->id] = ++m->next_seq;
+    size_t lo = 0, hi = m->n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (pm_before(m, m->v[mid], e))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    memmove(m->v + lo + 1, m->v + lo, (m->n - lo) * sizeof(m->v[0]));
+    m->v[lo] = e;
+    m->n++;
+    m->in[e->id] = true;
+}
+
+static void pm_erase(struct pq_model *m, const struct pq_item *e)
+{
+    for (size_t i = 0; i < m->n; i++) {
+        if (m->v[i] == e) {
+            memmove(m->v + i, m->v + i + 1, (m->n - i - 1) * sizeof(m->v[0]));
+            m->n--;
+            m->in[e->id] = false;
+            return;
+        }
+    }
+    cr_assert_fail("model: erase of an absent item");
+}
+
+static void pm_compare(const struct pq_ops *o, const void *q,
+                       const struct pq_model *m, struct pq_item **buf,
+                       size_t cap, const char *when, unsigned long step)
+{
+    char why[256];
+    cr_assert(o->check(q, why, sizeof why) == 0, "%s %s step %lu: check: %s",
+              o->name, when, step, why);
+    cr_assert_eq(o->count(q), m->n, "%s %s step %lu: count", o->name, when,
+                 step);
+    size_t k = o->contents(q, buf, cap);
+    cr_assert_eq(k, m->n);
+    for (size_t i = 0; i < k; i++)
+        cr_assert(buf[i] == m->v[i],
+                  "%s %s step %lu: slot %zu holds %u, "
+                  "model %u",
+                  o->name, when, step, i, buf[i]->id, m->v[i]->id);
+}
+
+/*
+ * One differential run: `ops` random operations on a pool of `pool` items,
+ * keys drawn from `krange` (small: many duplicates), the queue size swinging
+ * between empty and full. check() + full comparison every `every` ops.
+ */
+static void pq_differential(const struct pq_ops *o, uint64_t seed,
+                            unsigned long ops, size_t pool, uint64_t krange,
+                            unsigned long every, struct tc_alloc *ta)
+{
+    struct tc_rng r;
+    tc_rng_init(&r, seed);
+    int rc = -1;
+    void *q = o->create(ta ? &ta->iface : NULL, seed, &rc);
+    cr_assert(q && rc == 0);
+    struct pq_item *v = items(pool);
+    struct pq_model m = {0};
+    m.v = (struct pq_item **)calloc(pool, sizeof(*m.v));
+    m.seq = (uint64_t *)calloc(pool, sizeof(*m.seq));
+    m.in = (bool *)calloc(pool, sizeof(*m.in));
+    struct pq_item **buf = (struct pq_item **)calloc(pool, sizeof(*buf));
+    cr_assert(m.v && m.seq && m.in && buf);
+    bool grow = true;
+    for (unsigned long s = 0; s < ops; s++) {
+        if (m.n == pool)
+            grow = false;
+        else if (m.n == 0)
+            grow = true;
+        struct pq_item *e = &v[tc_below(&r, pool)];
+        unsigned pick = (unsigned)tc_below(&r, 100);
+        if (pick < (grow ? 45u : 20u)) { /* push */
+            uint64_t k = tc_below(&r, krange);
+            if (m.in[e->id]) {
+                uint64_t old = e->key;
+                cr_assert_eq(o->push(q, e), -EEXIST);
+                cr_assert_eq(e->key, old);
+            } else {
+                e->key = k;
+                cr_assert_eq(o->push(q, e), 0, "%s step %lu", o->name, s);
+                pm_insert(&m, e);
+            }
+        } else if (pick < 60) { /* pop or peek */
+            struct pq_item *want = m.n ? m.v[0] : NULL;
+            if (pick & 1) {
+                cr_assert(o->peek(q) == want, "%s step %lu: peek", o->name, s);
+            } else {
+                struct pq_item *got = o->pop(q);
+                cr_assert(got == want, "%s step %lu: pop %u, model %u", o->name,
+                          s, got ? got->id : 9999u, want ? want->id : 9999u);
+                if (want)
+                    pm_erase(&m, want);
+            }
+        } else if (pick < (grow ? 75u : 85u)) { /* remove */
+            if (m.in[e->id]) {
+                cr_assert_eq(o->remove(q, e), 0, "%s step %lu", o->name, s);
+                pm_erase(&m, e);
+            } else {
+                cr_assert_eq(o->remove(q, e), -ENOENT, "%s step %lu", o->name,
+                             s);
+            }
+        } else if (pick < 97) { /* requeue */
+            if (m.in[e->id]) {
+                /* Mostly nearby moves, sometimes far. */
+                uint64_t k = tc_below(&r, 4) ? e->key + tc_below(&r, 5)
+                                             : tc_below(&r, krange);
+                if (k && tc_below(&r, 3) == 0)
+                    k -= 1;
+                pm_erase(&m, e);
+                e->key = k;
+                cr_assert_eq(o->requeue(q, e), 0, "%s step %lu", o->name, s);
+                pm_insert(&m, e);
+            } else {
+                cr_assert_eq(o->requeue(q, e), -ENOENT);
+            }
+        } else { /* queued() against the model */
+            cr_assert_eq(o->queued(e), m.in[e->id], "%s step %lu: queued",
+                         o->name, s);
+        }
+        if (every && (s + 1) % every == 0)
+            pm_compare(o, q, &m, buf, pool, "random", s);
+    }
+    pm_compare(o, q, &m, buf, pool, "end", ops);
+    fprintf(stderr, "%s: %lu ops, 0 mismatches (seed %" PRIu64 ")\n", o->name,
+            ops, seed);
+    /* Drain: pops follow the model to the end. */
+    for (size_t i = 0; i < m.n; i++)
+        cr_assert(o->pop(q) == m.v[i], "%s: drain %zu", o->name, i);
+    cr_assert_null(o->pop(q));
+    o->destroy(q);
+    for (size_t i = 0; i < pool; i++)
+        cr_assert(!o->queued(&v[i]) || !m.in[i]);
+    if (ta) {
+        cr_assert_eq(ta->live, 0, "%s: %ld leaked", o->name, ta->live);
+        cr_assert_eq(ta->bad_frees, 0);
+    }
+    free(v);
+    free(m.v);
+    free(m.seq);
+    free(m.in);
+    free(buf);
+}
+
+/* Short runs: check() after every operation, many duplicates, counting
+ * allocator. */
+Test(pq_random, short_checked, .timeout = 120)
+{
+    uint64_t seed = tc_seed("pq_random.short_checked");
+    for (size_t c = 0; c < NCONF; c++) {
+        struct tc_alloc ta;
+        tc_alloc_init(&ta);
+        pq_differential(all_ops[c], seed + c, tc_ops(20000), 48, 6, 1, &ta);
+        tc_alloc_init(&ta);
+        pq_differential(all_ops[c], seed + 100 + c, tc_ops(20000), 200, 1000, 1,
+                        &ta);
+    }
+}
+
+/* Long runs: >= 10^6 operations in all (1/8 under ASan), default pooled
+ * allocator, check() every 1000. */
+Test(pq_random, long_million, .timeout = 300)
+{
+    uint64_t seed = tc_seed("pq_random.long_million");
+    const unsigned long per[NCONF] = {500000, 250000, 250000};
+    for (size_t c = 0; c < NCONF; c++) {
+        pq_differential(all_ops[c], seed + c, tc_ops(per[c]) / 2, 600, 64, 1000,
+                        NULL);
+        pq_differential(all_ops[c], seed + 10 + c, tc_ops(per[c]) / 2, 2000,
+                        UINT64_C(1) << 40, 1000, NULL);
+    }
+}
+
+/* --------------------------------------------------- allocation failure */
+
+/*
+ * A fixed script of pushes (that split leaves), requeues across the queue,
+ * removals and pops, replayed with the N-th allocation failing, for every N
+ * the script uses (and once with every call from N on failing). Each call
+ * that fails must return -ENOMEM and leave the queue exactly as before
+ * (contents and check()); the script goes on; at the end nothing leaks.
+ */
+static unsigned long pq_script(const struct pq_ops *o, struct tc_alloc *ta,
+                               unsigned long fail_n, bool fail_rest,
+                               unsigned long *enomem)
+{
+    enum { POOL = 120 };
+    struct pq_item v[POOL];
+    struct pq_item *before[POOL], *after[POOL];
+    memset(v, 0, sizeof v);
+    for (uint32_t i = 0; i < POOL; i++)
+        v[i].id = i;
+    tc_alloc_init(ta);
+    if (fail_n) {
+        if (fail_rest)
+            tc_alloc_fail_from(ta, fail_n);
+        else
+            tc_alloc_fail_at(ta, fail_n);
+    }
+    int rc = -1;
+    void *q = o->create(&ta->iface, 99, &rc);
+    if (!q) {
+        cr_assert_eq(rc, -ENOMEM, "%s: init failed with %d", o->name, rc);
+        cr_assert_eq(ta->live, 0, "%s: init leaked", o->name);
+        ++*enomem;
+        return ta->calls;
+    }
+    struct tc_rng r;
+    tc_rng_init(&r, 4242);
+    for (int step = 0; step < 400; step++) {
+        struct pq_item *e = &v[tc_below(&r, POOL)];
+        size_t nb = o->contents(q, before, POOL);
+        unsigned long fails = ta->failures;
+        unsigned what = (unsigned)tc_below(&r, 10);
+        if (what < 5) {
+            if (o->queued(e))
+                continue;
+            e->key = tc_below(&r, 50);
+            rc = o->push(q, e);
+            if (rc == 0)
+                continue;
+            cr_assert_eq(rc, -ENOMEM, "%s step %d: push %d", o->name, step, rc);
+            cr_assert(!o->queued(e));
+        } else if (what < 8) {
+            if (!o->queued(e))
+                continue;
+            uint64_t old = e->key;
+            e->key = tc_below(&r, 50);
+            rc = o->requeue(q, e);
+            if (rc == 0)
+                continue;
+            cr_assert_eq(rc, -ENOMEM, "%s step %d: requeue %d", o->name, step,
+                         rc);
+            cr_assert(o->queued(e));
+            e->key = old; /* it stays at its old place: restore the key */
+        } else if (what < 9) {
+            if (o->queued(e))
+                cr_assert_eq(o->remove(q, e), 0, "%s: remove", o->name);
+            continue;
+        } else {
+            (void)o->pop(q);
+            continue;
+        }
+        /* A failed call: counted, and nothing changed. */
+        cr_assert_gt(ta->failures, fails,
+                     "%s step %d: -ENOMEM with no "
+                     "failed allocation",
+                     o->name, step);
+        ++*enomem;
+        char why[256];
+        cr_assert(o->check(q, why, sizeof why) == 0,
+                  "%s step %d after -ENOMEM: %s", o->name, step, why);
+        size_t na = o->contents(q, after, POOL);
+        cr_assert_eq(na, nb, "%s step %d: count changed on -ENOMEM", o->name,
+                     step);
+        for (size_t i = 0; i < na; i++)
+            cr_assert(before[i] == after[i],
+                      "%s step %d: order changed on -ENOMEM", o->name, step);
+    }
+    o->destroy(q);
+    cr_assert_eq(ta->live, 0, "%s: fail at %lu: %ld blocks leaked", o->name,
+                 fail_n, ta->live);
+    cr_assert_eq(ta->bad_frees, 0);
+    return ta->calls;
+}
+
+Test(pq, alloc_failure_sweep, .timeout = 120)
+{
+    for (size_t c = 0; c < NCONF; c++) {
+        const struct pq_ops *o = all_ops[c];
+        struct tc_alloc ta;
+        unsigned long enomem = 0;
+        unsigned long total = pq_script(o, &ta, 0, false, &enomem);
+        cr_assert_eq(enomem, 0);
+        cr_assert_gt(total, 1, "%s: the script allocates nothing", o->name);
+        for (unsigned long n = 1; n <= total; n++) {
+            unsigned long before = enomem;
+            pq_script(o, &ta, n, false, &enomem);
+            cr_assert_eq(ta.failures, 1, "%s: fail at %lu not reached", o->name,
+                         n);
+            cr_assert_gt(enomem, before, "%s: fail at %lu: no -ENOMEM seen",
+                         o->name, n);
+            pq_script(o, &ta, n, true, &enomem);
+        }
+    }
+}
