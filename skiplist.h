@@ -1802,15 +1802,15 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
     {                                                                          \
         unsigned i;                                                            \
         const struct slx_type *t = &SLX_CAT(name, _slx_type);                  \
-        return (T *)slx_slot(t, &sl->sl, slx_bound(t, &sl->sl, &key, 1, &i),   \
-                             i);                                               \
+        struct slx_leaf *x = slx_bound(t, &sl->sl, &key, 1, &i);               \
+        return (T *)slx_slot(t, &sl->sl, x, i);                                \
     }                                                                          \
     ATTR T *SLX_CAT(name, _upper_bound)(const struct name *sl, K_T key)        \
     {                                                                          \
         unsigned i;                                                            \
         const struct slx_type *t = &SLX_CAT(name, _slx_type);                  \
-        return (T *)slx_slot(t, &sl->sl, slx_bound(t, &sl->sl, &key, 0, &i),   \
-                             i);                                               \
+        struct slx_leaf *x = slx_bound(t, &sl->sl, &key, 0, &i);               \
+        return (T *)slx_slot(t, &sl->sl, x, i);                                \
     }                                                                          \
     ATTR T *SLX_CAT(name, _floor)(const struct name *sl, K_T key)              \
     {                                                                          \
