@@ -3,18 +3,21 @@
  *
  * Per size n, with keys from one seeded bench_rand stream:
  *   insert_rand  build an empty map up to n elements in random key order
+ *                (ns per insert over the whole build, 0 -> n)
  *   find_rand    lookups of random present keys (independent: throughput)
  *   find_dep     lookups whose key is the payload of the element found
- *                before (a random cycle): latency, misses cannot overlap
+ *                before (a random cycle): latency, misses cannot overlap.
+ *                Reading the payload is part of it, as for any user.
  *   find_miss    lookups of absent keys
  *   lower_bound  first element >= an absent key
- *   scan         in-order walk, ns per element
- *   erase_rand   erase all n by key, in an order unrelated to insertion
- *   insert_seq   build up to n in ascending key order
+ *   scan         in-order walk, ns per element (elements not read)
+ *   erase_rand   erase a random quarter of the keys from the full map
+ *                (n -> 3n/4), in an order unrelated to insertion
+ *   insert_seq   build up to n in ascending key order, the elements laid
+ *                out in key order too
  * ns_per_op is the median over the repetitions; each repetition visits every
  * implementation in turn so that a noisy moment on this shared machine hits
- * all of them. Build and erase times are per element over the whole build
- * (0 -> n) and the whole tear-down (n -> 0).
+ * all of them rather than one.
  *
  * Every loop's result is checked against a value computed without any map;
  * an implementation that answers wrongly prints no rows and the program
@@ -30,8 +33,6 @@
 #include "bench/map_impl.h"
 
 /* ------------------------------------------------------------ skiplist */
-#if __has_include("skiplist.h") && !defined(MAP_NO_SKIPLIST)
-#define MAP_HAVE_SKIPLIST 1
 #include "skiplist.h"
 
 #define MAP_ELEM_KEY(e) ((e)->key)
@@ -116,7 +117,6 @@ SKIPLIST_DEFINE(smap1, struct map_elem, uint64_t, MAP_ELEM_KEY,
 
 MAP_SKIPLIST_ADAPTER(smap, "skiplist")
 MAP_SKIPLIST_ADAPTER(smap1, "skiplist_k1")
-#endif
 
 /* ------------------------------------------------------------- driver */
 static const struct map_impl *const impls[] = {
@@ -127,6 +127,7 @@ static const struct map_impl *const impls[] = {
     &map_impl_absl_btree, &map_impl_glib_gtree,
 };
 #define NIMPL (sizeof(impls) / sizeof(impls[0]))
+static bool selected[NIMPL];
 
 enum op {
     OP_INSERT_RAND,
@@ -148,7 +149,7 @@ static const char *const op_names[NOPS] = {
 
 /* Everything one size needs, computed once and shared by every impl. */
 struct workload {
-    size_t n, m;
+    size_t n, m, n_erase;
     struct map_elem *elems;
     uint64_t *hit_q, *miss_q, *erase_q;
     uint64_t hit_sum, lb_sum, all_sum;
@@ -158,7 +159,9 @@ struct workload {
 struct result {
     double ns[NOPS][MAX_REPS];
     double bytes_rand, bytes_seq; /* per element, < 0 unknown */
+    bool have_bytes_rand, have_bytes_seq;
     bool failed;
+    bool skip; /* not selected (--impl) */
 };
 
 static void *xmalloc(size_t size)
@@ -213,6 +216,7 @@ static void workload_init(struct workload *w, size_t n, size_t m)
     uint64_t st = 0x6d617020ull ^ n, rs = 0x7175657279ull ^ n;
     w->n = n;
     w->m = m;
+    w->n_erase = n / 4 ? n / 4 : 1;
     w->elems = xmalloc(n * sizeof(*w->elems));
     memset(w->elems, 0, n * sizeof(*w->elems));
     for (size_t i = 0; i < n; i++)
@@ -292,17 +296,55 @@ static double per_op(uint64_t ns, uint64_t ops)
     return (double)ns / (double)(ops ? ops : 1);
 }
 
-/* Builds up to n often enough that a repetition lasts (small n), times the
- * lookups and the walk on the first build, erases everything. rep < 0 is a
- * warm-up: one untimed build. first: the first build at this n. */
-static void run_random(const struct map_impl *im, const struct workload *w,
-                       struct result *r, int rep, bool first)
+/* The first build of all n at this size: measure the bytes there, while
+ * the allocator's memory is fresh (GSlice caches freed GTree nodes for
+ * seconds, which would hide a later build's nodes from mallinfo). */
+static void measure_bytes(const struct map_impl *im, void *h, size_t n,
+                          double *out, bool *done)
 {
-    size_t n = w->n, m = w->m;
+    if (*done)
+        return;
+    double b = im->bytes(h);
+    *out = b < 0 ? -1 : b / (double)n;
+    *done = true;
+}
+
+/* Elements a warm-up build inserts: enough to run every code path and
+ * warm the allocator, few enough (1/64 at large n) that GSlice's cache of
+ * them hides under 2% of GTree's bytes at the first full build. */
+static size_t warm_count(size_t n)
+{
+    return n <= ((size_t)1 << 14) ? n : n / 64;
+}
+
+/* One repetition on randomly ordered keys. Builds up to n (repeatedly when
+ * n is small, so that a repetition lasts); on the first build times the
+ * lookups and the walk, then erases a random quarter of the keys, so every
+ * operation runs on a map of about n. rep < 0 is the warm-up: a small
+ * untimed build (the lookups warm up on their own). */
+static void run_random(const struct map_impl *im, const struct workload *w,
+                       struct result *r, int rep)
+{
+    size_t n = w->n, m = w->m, n_erase = w->n_erase;
     size_t cycles = n < ((size_t)1 << 20) ? ((size_t)1 << 20) / n : 1;
-    size_t scans = n < ((size_t)1 << 22) ? ((size_t)1 << 22) / n : 1;
+    size_t scans = n < ((size_t)1 << 20) ? ((size_t)1 << 20) / n : 1;
     uint64_t t_ins = 0, t_era = 0, t0;
     double ns[NOPS] = {0};
+
+    if (rep < 0) {
+        void *h = im->create();
+        if (!h) {
+            fail(im, r, "create", "failed");
+            return;
+        }
+        size_t nw = warm_count(n);
+        if (im->insert_all(h, w->elems, nw) || im->count(h) != nw)
+            fail(im, r, "insert_rand", "insert failed or count wrong");
+        else if (nw == n)
+            measure_bytes(im, h, n, &r->bytes_rand, &r->have_bytes_rand);
+        im->destroy(h);
+        return;
+    }
 
     for (size_t c = 0; c < cycles && !r->failed; c++) {
         void *h = im->create();
@@ -315,18 +357,8 @@ static void run_random(const struct map_impl *im, const struct workload *w,
         t_ins += bench_now_ns() - t0;
         if (bad || im->count(h) != n)
             fail(im, r, "insert_rand", "insert failed or count wrong");
-        /* The first build's memory is fresh from malloc: measure it there
-         * (GSlice's caches would hide later builds' nodes from mallinfo). */
-        if (first && c == 0) {
-            double b = im->bytes(h);
-            r->bytes_rand = b < 0 ? -1 : b / (double)n;
-        }
-        /* Warm-up: one build faults the allocator's pages in; the lookups
-         * warm up on their own below. */
-        if (rep < 0) {
-            im->destroy(h);
-            return;
-        }
+        else
+            measure_bytes(im, h, n, &r->bytes_rand, &r->have_bytes_rand);
 
         if (c == 0 && !r->failed) {
             /* Each op warms up on a slice of its queries, then is timed. */
@@ -371,16 +403,16 @@ static void run_random(const struct map_impl *im, const struct workload *w,
         }
 
         t0 = bench_now_ns();
-        bad = im->erase_all(h, w->erase_q, n);
+        bad = im->erase_all(h, w->erase_q, n_erase);
         t_era += bench_now_ns() - t0;
-        if (bad || im->count(h) != 0)
+        if (bad || im->count(h) != n - n_erase)
             fail(im, r, "erase_rand", "erase failed or count wrong");
         im->destroy(h);
     }
     if (r->failed)
         return;
     ns[OP_INSERT_RAND] = per_op(t_ins, (uint64_t)cycles * n);
-    ns[OP_ERASE_RAND] = per_op(t_era, (uint64_t)cycles * n);
+    ns[OP_ERASE_RAND] = per_op(t_era, (uint64_t)cycles * n_erase);
     for (int op = 0; op < NOPS; op++)
         if (op != OP_INSERT_SEQ)
             r->ns[op][rep] = ns[op];
@@ -388,7 +420,7 @@ static void run_random(const struct map_impl *im, const struct workload *w,
 
 /* Elements are sorted in memory and in key order by now. */
 static void run_seq(const struct map_impl *im, const struct workload *w,
-                    struct result *r, int rep, bool first)
+                    struct result *r, int rep)
 {
     size_t n = w->n;
     size_t cycles = n < ((size_t)1 << 20) ? ((size_t)1 << 20) / n : 1;
@@ -405,13 +437,11 @@ static void run_seq(const struct map_impl *im, const struct workload *w,
         t_ins += bench_now_ns() - t0;
         if (bad || im->count(h) != n)
             fail(im, r, "insert_seq", "insert failed or count wrong");
-        if (first && c == 0) {
-            double b = im->bytes(h);
-            r->bytes_seq = b < 0 ? -1 : b / (double)n;
-        }
+        else
+            measure_bytes(im, h, n, &r->bytes_seq, &r->have_bytes_seq);
         im->destroy(h);
     }
-    if (rep >= 0 && !r->failed)
+    if (!r->failed)
         r->ns[OP_INSERT_SEQ][rep] = per_op(t_ins, (uint64_t)cycles * n);
 }
 
@@ -425,18 +455,22 @@ static bool run_size(size_t n, size_t m, int reps, int warmups)
             reps, warmups, m);
     workload_init(&w, n, m);
     memset(res, 0, sizeof(res));
+    for (size_t i = 0; i < NIMPL; i++)
+        res[i].skip = !selected[i];
     for (int rep = -warmups; rep < reps; rep++)
         for (size_t i = 0; i < NIMPL; i++)
-            if (!res[i].failed)
-                run_random(impls[i], &w, &res[i], rep, rep == -warmups);
+            if (!res[i].failed && !res[i].skip)
+                run_random(impls[i], &w, &res[i], rep);
 
     qsort(w.elems, n, sizeof(*w.elems), elem_cmp);
     for (int rep = 0; rep < reps; rep++)
         for (size_t i = 0; i < NIMPL; i++)
-            if (!res[i].failed)
-                run_seq(impls[i], &w, &res[i], rep, rep == 0);
+            if (!res[i].failed && !res[i].skip)
+                run_seq(impls[i], &w, &res[i], rep);
 
     for (size_t i = 0; i < NIMPL; i++) {
+        if (res[i].skip)
+            continue;
         if (res[i].failed) {
             ok = false;
             continue;
@@ -451,6 +485,16 @@ static bool run_size(size_t n, size_t m, int reps, int warmups)
     return ok;
 }
 
+/* Development aids (make targets never pass them): --n N runs that size
+ * only, --impl NAME that implementation only. */
+static const char *arg_value(int argc, char **argv, const char *opt)
+{
+    for (int i = 1; i + 1 < argc; i++)
+        if (strcmp(argv[i], opt) == 0)
+            return argv[i + 1];
+    return NULL;
+}
+
 int main(int argc, char **argv)
 {
     static const size_t full_sizes[] = {1000, 10000, 100000, 1000000, 10000000};
@@ -458,20 +502,33 @@ int main(int argc, char **argv)
     int quick = bench_quick(argc, argv);
     const size_t *sizes = quick ? quick_sizes : full_sizes;
     size_t nsizes = quick ? 1 : sizeof(full_sizes) / sizeof(full_sizes[0]);
+    const char *only_n = arg_value(argc, argv, "--n");
+    const char *only_impl = arg_value(argc, argv, "--impl");
+    size_t one_size;
     bool ok = true;
 
-    /* Keep freed memory in the process: every build after the warm-up then
-     * reuses pages instead of faulting fresh ones in, whichever impl ran
-     * before it. */
+    if (only_n) {
+        one_size = (size_t)strtoull(only_n, NULL, 10);
+        if (one_size < 2) {
+            fprintf(stderr, "map: --n wants at least 2\n");
+            return 2;
+        }
+        sizes = &one_size;
+        nsizes = 1;
+    }
+    for (size_t i = 0; i < NIMPL; i++)
+        selected[i] = !only_impl || strcmp(only_impl, impls[i]->name) == 0;
+
+    /* Keep freed memory in the process: builds then reuse pages instead of
+     * faulting fresh ones in, whichever impl ran before. */
     mallopt(M_TRIM_THRESHOLD, 1 << 30);
     mallopt(M_MMAP_THRESHOLD, 32 << 20);
 
     for (size_t s = 0; s < nsizes; s++) {
         size_t n = sizes[s];
         size_t m = quick ? (size_t)1 << 16 : (size_t)1 << 19;
-        int reps = n >= 10000000 ? 3 : quick ? 3 : 5;
-        int warmups = n >= 10000000 ? 0 : 1;
-        ok = run_size(n, m, reps, warmups) && ok;
+        int reps = quick || n >= 1000000 ? 3 : 5;
+        ok = run_size(n, m, reps, 1) && ok;
     }
     return ok ? 0 : 1;
 }
