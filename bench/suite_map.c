@@ -120,11 +120,8 @@ MAP_SKIPLIST_ADAPTER(smap1, "skiplist_k1")
 
 /* ------------------------------------------------------------- driver */
 static const struct map_impl *const impls[] = {
-#ifdef MAP_HAVE_SKIPLIST
-    &map_impl_smap,       &map_impl_smap1,
-#endif
-    &map_impl_bsd_rb,     &map_impl_judyl,
-    &map_impl_absl_btree, &map_impl_glib_gtree,
+    &map_impl_smap,  &map_impl_smap1,      &map_impl_bsd_rb,
+    &map_impl_judyl, &map_impl_absl_btree, &map_impl_glib_gtree,
 };
 #define NIMPL (sizeof(impls) / sizeof(impls[0]))
 static bool selected[NIMPL];
