@@ -436,13 +436,14 @@ static inline int skiplist_sched_enqueue(struct skiplist_sched *rq,
         return -EEXIST;
     uint64_t dl = t->fresh ? rq->niffies + skiplist_sched_deadline_diff(t->nice)
                            : t->deadline;
-    uint64_t old_dl = t->deadline;
+    const uint64_t old_dl = t->deadline, old_key = t->key;
     unsigned cls = skiplist_sched_class_of(rq, t);
     t->deadline = dl;
     t->key = sksched_key_as(t, cls, false);
     int rc = sksched_q_push(&rq->q, t);
     if (rc) {
         t->deadline = old_dl;
+        t->key = old_key;
         return rc;
     }
     t->cls = (uint8_t)cls;
@@ -547,7 +548,7 @@ static inline int skiplist_sched_deschedule(struct skiplist_sched *rq,
         t->cpu = (int16_t)cpu;
         return 0;
     }
-    const uint64_t old_dl = t->deadline;
+    const uint64_t old_dl = t->deadline, old_key = t->key;
     const unsigned cls = skiplist_sched_class_of(rq, t);
     const bool stick = sksched_by_deadline(cls);
     struct skiplist_sched_task *old = rq->sticky[cpu];
@@ -556,18 +557,21 @@ static inline int skiplist_sched_deschedule(struct skiplist_sched *rq,
     int rc = sksched_q_push(&rq->q, t);
     if (rc) {
         t->deadline = old_dl;
+        t->key = old_key;
         return rc;
     }
     if (old) {
         /* Re-key without the offset: left stale, it would keep the task
-         * behind its equals on every CPU after it stopped being sticky. */
-        uint64_t old_key = old->key;
+         * behind later deadlines on every CPU after it stopped being
+         * sticky. */
+        const uint64_t stuck_key = old->key;
         old->key = sksched_key_as(old, old->cls, false);
         rc = sksched_q_requeue(&rq->q, old);
         if (rc) {
-            old->key = old_key;
+            old->key = stuck_key;
             sksched_q_remove(&rq->q, t);
             t->deadline = old_dl;
+            t->key = old_key;
             return rc;
         }
         old->sticky_cpu = -1;
