@@ -71,12 +71,12 @@ double absl_bytes(void *)
     return static_cast<double>(live_bytes);
 }
 
-std::size_t absl_insert_all(void *h, map_elem *e, std::size_t n)
+std::size_t absl_insert_all(void *h, map_elem *const *e, std::size_t n)
 {
     tree_t &t = tree(h);
     std::size_t failed = 0;
     for (std::size_t i = 0; i < n; i++)
-        failed += !t.insert({e[i].key, &e[i]}).second;
+        failed += !t.insert({e[i]->key, e[i]}).second;
     return failed;
 }
 
@@ -95,16 +95,19 @@ std::uint64_t absl_find_all(void *h, const std::uint64_t *q, std::size_t m)
     return sum;
 }
 
-std::uint64_t absl_find_dep(void *h, std::uint64_t key, std::size_t m)
+std::uint64_t absl_find_dep(void *h, const std::uint64_t *q, std::size_t m,
+                            std::uint64_t zero)
 {
     const tree_t &t = tree(h);
+    std::uint64_t sum = 0, dep = 0;
     for (std::size_t i = 0; i < m; i++) {
-        map_elem *e = find(t, key);
+        map_elem *e = find(t, q[i] + dep);
         if (!e)
             return 0;
-        key = e->payload;
+        sum += reinterpret_cast<std::uintptr_t>(e);
+        dep = e->payload & zero;
     }
-    return key;
+    return sum;
 }
 
 std::uint64_t absl_lower_bound_all(void *h, const std::uint64_t *q,

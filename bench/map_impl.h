@@ -23,9 +23,7 @@ extern "C" {
 
 struct map_elem {
     uint64_t key;
-    /* Key of the next element of a random cycle through all elements:
-     * find_dep looks it up next, so each lookup waits for the previous. */
-    uint64_t payload;
+    uint64_t payload; /* what find_dep reads from each element it finds */
     /* Only bsd_rb links through it; every implementation carries it so the
      * elements (and their cache footprint) are the same for all. */
     RB_ENTRY(map_elem) rb;
@@ -38,13 +36,16 @@ struct map_impl {
     size_t (*count)(void *h);
     /* Bytes the structure holds beyond the elements; < 0 when unknown. */
     double (*bytes)(void *h);
-    /* Inserts e[0..n) in that order; returns how many insertions failed. */
-    size_t (*insert_all)(void *h, struct map_elem *e, size_t n);
+    /* Inserts *e[0..n) in that order; returns how many insertions failed. */
+    size_t (*insert_all)(void *h, struct map_elem *const *e, size_t n);
     /* Sum of the addresses found for keys q[0..m) (0 for a miss). */
     uint64_t (*find_all)(void *h, const uint64_t *q, size_t m);
-    /* m lookups, each key being the payload of the element found before;
-     * returns the last key looked up, or 0 when a lookup missed. */
-    uint64_t (*find_dep)(void *h, uint64_t key, size_t m);
+    /* The lookups of find_all made dependent: lookup i + 1 searches
+     * q[i + 1] + (payload of the element found by lookup i & zero), zero
+     * being 0 at run time but unknown to the compiler, so the processor
+     * cannot start a search before the previous one has returned and its
+     * element has been read. Same checksum as find_all; 0 after a miss. */
+    uint64_t (*find_dep)(void *h, const uint64_t *q, size_t m, uint64_t zero);
     /* Sum of the addresses of the first elements with key >= q[i]. */
     uint64_t (*lower_bound_all)(void *h, const uint64_t *q, size_t m);
     /* Erases the keys q[0..m); returns how many were not found. */
@@ -63,44 +64,47 @@ extern const struct map_impl map_impl_glib_gtree;
 /* Generates the loop functions of struct map_impl for an adapter P that
  * defines static inline P_insert(h, e) (0 on success), P_find(h, key),
  * P_lower_bound(h, key) and P_erase(h, key) (0 on success). C only. */
-#define MAP_LOOPS(P)                                                          \
-    static size_t P##_insert_all(void *h, struct map_elem *e, size_t n)       \
-    {                                                                         \
-        size_t failed = 0;                                                    \
-        for (size_t i = 0; i < n; i++)                                        \
-            failed += P##_insert(h, &e[i]) != 0;                              \
-        return failed;                                                        \
-    }                                                                         \
-    static uint64_t P##_find_all(void *h, const uint64_t *q, size_t m)        \
-    {                                                                         \
-        uint64_t sum = 0;                                                     \
-        for (size_t i = 0; i < m; i++)                                        \
-            sum += (uintptr_t)P##_find(h, q[i]);                              \
-        return sum;                                                           \
-    }                                                                         \
-    static uint64_t P##_find_dep(void *h, uint64_t key, size_t m)             \
-    {                                                                         \
-        for (size_t i = 0; i < m; i++) {                                      \
-            struct map_elem *e = P##_find(h, key);                            \
-            if (!e)                                                           \
-                return 0;                                                     \
-            key = e->payload;                                                 \
-        }                                                                     \
-        return key;                                                           \
-    }                                                                         \
-    static uint64_t P##_lower_bound_all(void *h, const uint64_t *q, size_t m) \
-    {                                                                         \
-        uint64_t sum = 0;                                                     \
-        for (size_t i = 0; i < m; i++)                                        \
-            sum += (uintptr_t)P##_lower_bound(h, q[i]);                       \
-        return sum;                                                           \
-    }                                                                         \
-    static size_t P##_erase_all(void *h, const uint64_t *q, size_t m)         \
-    {                                                                         \
-        size_t failed = 0;                                                    \
-        for (size_t i = 0; i < m; i++)                                        \
-            failed += P##_erase(h, q[i]) != 0;                                \
-        return failed;                                                        \
+#define MAP_LOOPS(P)                                                           \
+    static size_t P##_insert_all(void *h, struct map_elem *const *e, size_t n) \
+    {                                                                          \
+        size_t failed = 0;                                                     \
+        for (size_t i = 0; i < n; i++)                                         \
+            failed += P##_insert(h, e[i]) != 0;                                \
+        return failed;                                                         \
+    }                                                                          \
+    static uint64_t P##_find_all(void *h, const uint64_t *q, size_t m)         \
+    {                                                                          \
+        uint64_t sum = 0;                                                      \
+        for (size_t i = 0; i < m; i++)                                         \
+            sum += (uintptr_t)P##_find(h, q[i]);                               \
+        return sum;                                                            \
+    }                                                                          \
+    static uint64_t P##_find_dep(void *h, const uint64_t *q, size_t m,         \
+                                 uint64_t zero)                                \
+    {                                                                          \
+        uint64_t sum = 0, dep = 0;                                             \
+        for (size_t i = 0; i < m; i++) {                                       \
+            struct map_elem *e = P##_find(h, q[i] + dep);                      \
+            if (!e)                                                            \
+                return 0;                                                      \
+            sum += (uintptr_t)e;                                               \
+            dep = e->payload & zero;                                           \
+        }                                                                      \
+        return sum;                                                            \
+    }                                                                          \
+    static uint64_t P##_lower_bound_all(void *h, const uint64_t *q, size_t m)  \
+    {                                                                          \
+        uint64_t sum = 0;                                                      \
+        for (size_t i = 0; i < m; i++)                                         \
+            sum += (uintptr_t)P##_lower_bound(h, q[i]);                        \
+        return sum;                                                            \
+    }                                                                          \
+    static size_t P##_erase_all(void *h, const uint64_t *q, size_t m)          \
+    {                                                                          \
+        size_t failed = 0;                                                     \
+        for (size_t i = 0; i < m; i++)                                         \
+            failed += P##_erase(h, q[i]) != 0;                                 \
+        return failed;                                                         \
     }
 
 #ifdef __cplusplus

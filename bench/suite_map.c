@@ -5,9 +5,10 @@
  *   insert_rand  build an empty map up to n elements in random key order
  *                (ns per insert over the whole build, 0 -> n)
  *   find_rand    lookups of random present keys (independent: throughput)
- *   find_dep     lookups whose key is the payload of the element found
- *                before (a random cycle): latency, misses cannot overlap.
- *                Reading the payload is part of it, as for any user.
+ *   find_dep     the same lookups, each waiting for the previous one's
+ *                element to be found and read: latency, misses cannot
+ *                overlap. (Not a cycle through the payloads: at small n a
+ *                short cycle repeats and the branch predictor learns it.)
  *   find_miss    lookups of absent keys
  *   lower_bound  first element >= an absent key
  *   scan         in-order walk, ns per element (elements not read)
@@ -144,13 +145,22 @@ static const char *const op_names[NOPS] = {
 
 #define MAX_REPS 9
 
+/* 0, but the compiler cannot know it (see find_dep in map_impl.h). */
+static volatile uint64_t opaque_zero;
+
 /* Everything one size needs, computed once and shared by every impl. */
 struct workload {
     size_t n, m, n_erase;
+    /* Builds per repetition: small maps are built many times, each time in
+     * a fresh order (and erased in a fresh order): a repeated sequence of
+     * a few thousand searches is learnt by the branch predictor. */
+    size_t cycles;
     struct map_elem *elems;
-    uint64_t *hit_q, *miss_q, *erase_q;
+    struct map_elem **ins_order; /* cycles blocks of n */
+    struct map_elem **seq_order; /* n, ascending keys */
+    uint64_t *erase_q;           /* cycles blocks of n_erase keys */
+    uint64_t *hit_q, *miss_q;
     uint64_t hit_sum, lb_sum, all_sum;
-    uint64_t dep_start, dep_end, warm_start;
 };
 
 struct result {
@@ -205,6 +215,16 @@ static uint64_t successor(const struct key_idx *sorted, size_t n,
     return lo < n ? (uintptr_t)&elems[sorted[lo].idx] : 0;
 }
 
+static void shuffle(struct map_elem **a, size_t n, uint64_t *rs)
+{
+    for (size_t i = n - 1; i > 0; i--) {
+        size_t j = (size_t)bench_rand_below(rs, i + 1);
+        struct map_elem *t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+    }
+}
+
 static void workload_init(struct workload *w, size_t n, size_t m)
 {
     /* The splitmix64 outputs of one stream never repeat (its state steps
@@ -214,6 +234,7 @@ static void workload_init(struct workload *w, size_t n, size_t m)
     w->n = n;
     w->m = m;
     w->n_erase = n / 4 ? n / 4 : 1;
+    w->cycles = n < ((size_t)1 << 20) ? ((size_t)1 << 20) / n : 1;
     w->elems = xmalloc(n * sizeof(*w->elems));
     memset(w->elems, 0, n * sizeof(*w->elems));
     for (size_t i = 0; i < n; i++)
@@ -222,22 +243,9 @@ static void workload_init(struct workload *w, size_t n, size_t m)
     for (size_t i = 0; i < m; i++)
         w->miss_q[i] = bench_rand(&st);
 
-    /* A random cycle through every element (Sattolo's shuffle), so the
-     * dependent chain visits distinct elements in random order. */
-    size_t *perm = xmalloc(n * sizeof(size_t));
+    /* Payloads: any value; find_dep only needs something to read. */
     for (size_t i = 0; i < n; i++)
-        perm[i] = i;
-    for (size_t i = n - 1; i > 0; i--) {
-        size_t j = (size_t)bench_rand_below(&rs, i);
-        size_t t = perm[i];
-        perm[i] = perm[j];
-        perm[j] = t;
-    }
-    for (size_t i = 0; i < n; i++)
-        w->elems[perm[i]].payload = w->elems[perm[(i + 1) % n]].key;
-    w->dep_start = w->elems[perm[0]].key;
-    w->dep_end = w->elems[perm[m % n]].key;
-    w->warm_start = w->elems[perm[n / 2]].key;
+        w->elems[i].payload = bench_rand(&rs);
 
     w->hit_q = xmalloc(m * sizeof(uint64_t));
     w->hit_sum = 0;
@@ -247,17 +255,26 @@ static void workload_init(struct workload *w, size_t n, size_t m)
         w->hit_sum += (uintptr_t)&w->elems[k];
     }
 
-    /* Erase order: a fresh Fisher-Yates shuffle, unrelated to insertion. */
-    for (size_t i = n - 1; i > 0; i--) {
-        size_t j = (size_t)bench_rand_below(&rs, i + 1);
-        size_t t = perm[i];
-        perm[i] = perm[j];
-        perm[j] = t;
+    /* Block 0 inserts in array order (keys are random already, and the
+     * elements are then read sequentially); every further block and every
+     * erase block is a fresh Fisher-Yates shuffle. */
+    struct map_elem **perm = xmalloc(n * sizeof(*perm));
+    w->ins_order = xmalloc(w->cycles * n * sizeof(*w->ins_order));
+    w->erase_q = xmalloc(w->cycles * w->n_erase * sizeof(*w->erase_q));
+    for (size_t c = 0; c < w->cycles; c++) {
+        struct map_elem **order = w->ins_order + c * n;
+        for (size_t i = 0; i < n; i++)
+            order[i] = &w->elems[i];
+        if (c > 0)
+            shuffle(order, n, &rs);
+        for (size_t i = 0; i < n; i++)
+            perm[i] = &w->elems[i];
+        shuffle(perm, n, &rs);
+        for (size_t i = 0; i < w->n_erase; i++)
+            w->erase_q[c * w->n_erase + i] = perm[i]->key;
     }
-    w->erase_q = xmalloc(n * sizeof(uint64_t));
-    for (size_t i = 0; i < n; i++)
-        w->erase_q[i] = w->elems[perm[i]].key;
     free(perm);
+    w->seq_order = xmalloc(n * sizeof(*w->seq_order));
 
     struct key_idx *sorted = xmalloc(n * sizeof(*sorted));
     w->all_sum = 0;
@@ -279,6 +296,8 @@ static void workload_free(struct workload *w)
     free(w->hit_q);
     free(w->miss_q);
     free(w->erase_q);
+    free(w->ins_order);
+    free(w->seq_order);
 }
 
 static void fail(const struct map_impl *im, struct result *r, const char *op,
@@ -323,7 +342,7 @@ static void run_random(const struct map_impl *im, const struct workload *w,
                        struct result *r, int rep)
 {
     size_t n = w->n, m = w->m, n_erase = w->n_erase;
-    size_t cycles = n < ((size_t)1 << 20) ? ((size_t)1 << 20) / n : 1;
+    size_t cycles = w->cycles;
     size_t scans = n < ((size_t)1 << 20) ? ((size_t)1 << 20) / n : 1;
     uint64_t t_ins = 0, t_era = 0, t0;
     double ns[NOPS] = {0};
@@ -335,7 +354,7 @@ static void run_random(const struct map_impl *im, const struct workload *w,
             return;
         }
         size_t nw = warm_count(n);
-        if (im->insert_all(h, w->elems, nw) || im->count(h) != nw)
+        if (im->insert_all(h, w->ins_order, nw) || im->count(h) != nw)
             fail(im, r, "insert_rand", "insert failed or count wrong");
         else if (nw == n)
             measure_bytes(im, h, n, &r->bytes_rand, &r->have_bytes_rand);
@@ -350,7 +369,7 @@ static void run_random(const struct map_impl *im, const struct workload *w,
             return;
         }
         t0 = bench_now_ns();
-        size_t bad = im->insert_all(h, w->elems, n);
+        size_t bad = im->insert_all(h, w->ins_order + c * n, n);
         t_ins += bench_now_ns() - t0;
         if (bad || im->count(h) != n)
             fail(im, r, "insert_rand", "insert failed or count wrong");
@@ -367,12 +386,12 @@ static void run_random(const struct map_impl *im, const struct workload *w,
             if (got != w->hit_sum)
                 fail(im, r, "find_rand", "wrong elements found");
 
-            bench_sink += im->find_dep(h, w->warm_start, m / 8);
+            im->find_dep(h, w->hit_q, m / 8, opaque_zero);
             t0 = bench_now_ns();
-            got = im->find_dep(h, w->dep_start, m);
+            got = im->find_dep(h, w->hit_q, m, opaque_zero);
             ns[OP_FIND_DEP] = per_op(bench_now_ns() - t0, m);
-            if (got != w->dep_end)
-                fail(im, r, "find_dep", "chain broke");
+            if (got != w->hit_sum)
+                fail(im, r, "find_dep", "wrong elements found");
 
             im->find_all(h, w->miss_q, m / 8);
             t0 = bench_now_ns();
@@ -400,7 +419,7 @@ static void run_random(const struct map_impl *im, const struct workload *w,
         }
 
         t0 = bench_now_ns();
-        bad = im->erase_all(h, w->erase_q, n_erase);
+        bad = im->erase_all(h, w->erase_q + c * n_erase, n_erase);
         t_era += bench_now_ns() - t0;
         if (bad || im->count(h) != n - n_erase)
             fail(im, r, "erase_rand", "erase failed or count wrong");
@@ -419,8 +438,7 @@ static void run_random(const struct map_impl *im, const struct workload *w,
 static void run_seq(const struct map_impl *im, const struct workload *w,
                     struct result *r, int rep)
 {
-    size_t n = w->n;
-    size_t cycles = n < ((size_t)1 << 20) ? ((size_t)1 << 20) / n : 1;
+    size_t n = w->n, cycles = w->cycles;
     uint64_t t_ins = 0;
 
     for (size_t c = 0; c < cycles && !r->failed; c++) {
@@ -430,7 +448,7 @@ static void run_seq(const struct map_impl *im, const struct workload *w,
             return;
         }
         uint64_t t0 = bench_now_ns();
-        size_t bad = im->insert_all(h, w->elems, n);
+        size_t bad = im->insert_all(h, w->seq_order, n);
         t_ins += bench_now_ns() - t0;
         if (bad || im->count(h) != n)
             fail(im, r, "insert_seq", "insert failed or count wrong");
@@ -459,7 +477,10 @@ static bool run_size(size_t n, size_t m, int reps, int warmups)
             if (!res[i].failed && !res[i].skip)
                 run_random(impls[i], &w, &res[i], rep);
 
+    /* Sorted in memory too, as a sequential load would lay them out. */
     qsort(w.elems, n, sizeof(*w.elems), elem_cmp);
+    for (size_t i = 0; i < n; i++)
+        w.seq_order[i] = &w.elems[i];
     for (int rep = 0; rep < reps; rep++)
         for (size_t i = 0; i < NIMPL; i++)
             if (!res[i].failed && !res[i].skip)
