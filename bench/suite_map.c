@@ -39,6 +39,13 @@
 #define MAP_ELEM_KEY(e) ((e)->key)
 SKIPLIST_DEFINE(smap, struct map_elem, uint64_t, MAP_ELEM_KEY, SKIPLIST_CMP_NUM,
                 SKIPLIST_DEFAULTS)
+/* Tuning: -DMAP_SL_ALT=KPN,MAXLVL,PSHIFT in BENCH_OPT adds that
+ * configuration as "skiplist_alt", measured in the same repetitions as the
+ * default: side by side, the comparison survives a noisy machine. */
+#ifdef MAP_SL_ALT
+SKIPLIST_DEFINE(smapalt, struct map_elem, uint64_t, MAP_ELEM_KEY,
+                SKIPLIST_CMP_NUM, MAP_SL_ALT)
+#endif
 /* The classic one-key-per-node layout; the other parameters as the default
  * so that the difference is the leaves alone. */
 SKIPLIST_DEFINE(smap1, struct map_elem, uint64_t, MAP_ELEM_KEY,
@@ -118,11 +125,18 @@ SKIPLIST_DEFINE(smap1, struct map_elem, uint64_t, MAP_ELEM_KEY,
 
 MAP_SKIPLIST_ADAPTER(smap, "skiplist")
 MAP_SKIPLIST_ADAPTER(smap1, "skiplist_k1")
+#ifdef MAP_SL_ALT
+MAP_SKIPLIST_ADAPTER(smapalt, "skiplist_alt")
+#endif
 
 /* ------------------------------------------------------------- driver */
 static const struct map_impl *const impls[] = {
-    &map_impl_smap,  &map_impl_smap1,      &map_impl_bsd_rb,
-    &map_impl_judyl, &map_impl_absl_btree, &map_impl_glib_gtree,
+    &map_impl_smap,       &map_impl_smap1,
+#ifdef MAP_SL_ALT
+    &map_impl_smapalt,
+#endif
+    &map_impl_bsd_rb,     &map_impl_judyl,
+    &map_impl_absl_btree, &map_impl_glib_gtree,
 };
 #define NIMPL (sizeof(impls) / sizeof(impls[0]))
 static bool selected[NIMPL];
@@ -504,7 +518,20 @@ static bool run_size(size_t n, size_t m, int reps, int warmups)
 }
 
 /* Development aids (make targets never pass them): --n N runs that size
- * only, --impl NAME that implementation only. */
+ * only, --impl A,B those implementations only. */
+static bool listed(const char *list, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *p = list; *p;) {
+        const char *end = strchr(p, ',');
+        size_t l = end ? (size_t)(end - p) : strlen(p);
+        if (l == len && strncmp(p, name, len) == 0)
+            return true;
+        p += l + (end != NULL);
+    }
+    return false;
+}
+
 static const char *arg_value(int argc, char **argv, const char *opt)
 {
     for (int i = 1; i + 1 < argc; i++)
@@ -535,7 +562,7 @@ int main(int argc, char **argv)
         nsizes = 1;
     }
     for (size_t i = 0; i < NIMPL; i++)
-        selected[i] = !only_impl || strcmp(only_impl, impls[i]->name) == 0;
+        selected[i] = !only_impl || listed(only_impl, impls[i]->name);
 
     /* Keep freed memory in the process: builds then reuse pages instead of
      * faulting fresh ones in, whichever impl ran before. */
