@@ -335,70 +335,95 @@ static double run_lookup(struct run *r, const uint64_t *q, size_t nq)
     return (double)(t1 - t0) / (double)nq;
 }
 
+#define NIMPL (sizeof(impls) / sizeof(impls[0]))
+#define REPS 3
+
+static void check_or_die(struct run *r)
+{
+    if (r->im->check(r->ctx) != 0)
+        exit(1);
+}
+
+/* Both implementations are set up side by side and their repetitions
+ * alternate, so a change in machine load hits both alike and the ratio
+ * holds (this is a shared machine). */
 static void bench_n(size_t n, bool quick)
 {
     /* ~60% of the space used after the fill: sizes average ~14 pages and
      * alignment wastes some more. */
     uint64_t limit = (uint64_t)n * 24 + 1024;
-    const int reps = 3;
     unsigned long af_ops = quick ? 60000 : 200000;
     uint64_t budget = quick ? 800000000ull : 2000000000ull;
     size_t nq = quick ? 300000 : 1000000;
+    struct run r[NIMPL];
+    uint64_t rs[NIMPL];
+    double v[NIMPL][REPS];
 
-    for (size_t k = 0; k < sizeof(impls) / sizeof(impls[0]); k++) {
-        struct run r = {&impls[k], NULL, NULL, 0, 0, 0};
+    for (size_t k = 0; k < NIMPL; k++) {
+        r[k] = (struct run){&impls[k], NULL, NULL, 0, 0, 0};
         uint64_t t0 = bench_now_ns();
-        run_setup(&r, n, limit);
+        run_setup(&r[k], n, limit);
         fprintf(stderr, "  extent %s n=%zu: setup %.2f s, %lu ENOSPC\n",
-                r.im->name, n, (double)(bench_now_ns() - t0) / 1e9, r.enospc);
-        if (r.im->check(r.ctx) != 0)
-            exit(1);
-
-        /* Warm up into the steady state, then measure. */
-        uint64_t rs = 0xa110cf5eull;
+                r[k].im->name, n, (double)(bench_now_ns() - t0) / 1e9,
+                r[k].enospc);
+        check_or_die(&r[k]);
+        /* Warm up into the steady state. */
         unsigned long done;
-        run_alloc_free(&r, &rs, af_ops / 4, budget / 4, &done);
-        double v[3];
-        unsigned long total = 0;
-        r.enospc = 0;
-        for (int i = 0; i < reps; i++) {
-            v[i] = run_alloc_free(&r, &rs, af_ops, budget, &done);
-            total += done;
-        }
-        bench_row("extent", r.im->name, "alloc_free", n, 1,
-                  bench_median(v, reps), r.im->bytes_per_item(r.ctx, r.nlive));
-        fprintf(stderr, "  extent %s n=%zu: %lu alloc_free ops, %lu ENOSPC\n",
-                r.im->name, n, total, r.enospc);
-        if (r.im->check(r.ctx) != 0)
-            exit(1);
+        rs[k] = 0xa110cf5eull; /* the same request stream for each */
+        run_alloc_free(&r[k], &rs[k], af_ops / 4, budget / 4, &done);
+        r[k].enospc = 0;
+    }
 
-        /* Queries: a random address inside a random live range. */
-        uint64_t *q = (uint64_t *)malloc(nq * sizeof(*q));
-        if (!q)
+    unsigned long total[NIMPL] = {0};
+    for (int i = 0; i < REPS; i++)
+        for (size_t k = 0; k < NIMPL; k++) {
+            unsigned long done;
+            v[k][i] = run_alloc_free(&r[k], &rs[k], af_ops, budget, &done);
+            total[k] += done;
+        }
+    for (size_t k = 0; k < NIMPL; k++) {
+        bench_row("extent", r[k].im->name, "alloc_free", n, 1,
+                  bench_median(v[k], REPS),
+                  r[k].im->bytes_per_item(r[k].ctx, r[k].nlive));
+        fprintf(stderr, "  extent %s n=%zu: %lu alloc_free ops, %lu ENOSPC\n",
+                r[k].im->name, n, total[k], r[k].enospc);
+        check_or_die(&r[k]);
+    }
+
+    /* Queries: a random address inside a random live range, drawn the
+     * same way from each implementation's own live set. */
+    uint64_t *q[NIMPL];
+    for (size_t k = 0; k < NIMPL; k++) {
+        q[k] = (uint64_t *)malloc(nq * sizeof(*q[k]));
+        if (!q[k])
             abort();
         uint64_t qs = 0x100cf00dull;
         for (size_t i = 0; i < nq; i++) {
-            const void *h = r.live[bench_rand_below(&qs, r.nlive)];
-            uint64_t lo = r.im->lo(h), hi = r.im->hi(h);
-            q[i] = lo + bench_rand_below(&qs, hi - lo + 1);
+            const void *h = r[k].live[bench_rand_below(&qs, r[k].nlive)];
+            uint64_t lo = r[k].im->lo(h), hi = r[k].im->hi(h);
+            q[k][i] = lo + bench_rand_below(&qs, hi - lo + 1);
         }
-        run_lookup(&r, q, nq / 4);
-        for (int i = 0; i < reps; i++)
-            v[i] = run_lookup(&r, q, nq);
-        bench_row("extent", r.im->name, "lookup_point", n, 1,
-                  bench_median(v, reps), r.im->bytes_per_item(r.ctx, r.nlive));
+        run_lookup(&r[k], q[k], nq / 4);
+    }
+    for (int i = 0; i < REPS; i++)
+        for (size_t k = 0; k < NIMPL; k++)
+            v[k][i] = run_lookup(&r[k], q[k], nq);
+    for (size_t k = 0; k < NIMPL; k++) {
+        bench_row("extent", r[k].im->name, "lookup_point", n, 1,
+                  bench_median(v[k], REPS),
+                  r[k].im->bytes_per_item(r[k].ctx, r[k].nlive));
         /* Every lookup must have hit: a wrong answer is a failed run. */
         for (size_t i = 0; i < nq; i += 97) {
-            const void *h = r.im->lookup(r.ctx, q[i]);
-            if (!h || r.im->lo(h) > q[i] || r.im->hi(h) < q[i]) {
-                fprintf(stderr, "extent: %s lookup(%llu) wrong\n", r.im->name,
-                        (unsigned long long)q[i]);
+            const void *h = r[k].im->lookup(r[k].ctx, q[k][i]);
+            if (!h || r[k].im->lo(h) > q[k][i] || r[k].im->hi(h) < q[k][i]) {
+                fprintf(stderr, "extent: %s lookup(%llu) wrong\n",
+                        r[k].im->name, (unsigned long long)q[k][i]);
                 exit(1);
             }
         }
-        free(q);
-        r.im->drop(r.ctx);
-        free(r.live);
+        free(q[k]);
+        r[k].im->drop(r[k].ctx);
+        free(r[k].live);
     }
 }
 
