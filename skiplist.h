@@ -571,8 +571,23 @@ SLX_HOT struct slx_leaf *slx_descend(const struct slx_type *T,
                 break;
             x = nx;
         }
+        /* Going down: the next step on the level below, if any, loads
+         * that level's next leaf; start the load now. */
+        if (l > 0)
+            SLX_PREFETCH(slx_link(T, slx_next(T, x, l - 1), l - 1));
     }
     return x;
+}
+
+/* Start loading every line of x's keys and element pointers at once: a
+ * binary search would otherwise take one dependent miss per probe. */
+SLX_HOT void slx_prefetch_slots(const struct slx_type *T,
+                                const struct slx_leaf *x)
+{
+    const unsigned char *k = slx_keys(T, x);
+    size_t bytes = T->keys_bytes + (size_t)T->kpn * sizeof(void *);
+    for (size_t off = 0; off < bytes; off += 64)
+        SLX_PREFETCH(k + off);
 }
 
 /* First slot in x whose key is >= key (strict) or > key (!strict). */
@@ -581,6 +596,7 @@ SLX_HOT unsigned slx_leaf_search(const struct slx_type *T,
                                  int strict)
 {
     const unsigned char *k = slx_keys(T, x);
+    slx_prefetch_slots(T, x);
     unsigned lo = 0, len = x->n;
     while (len > 0) {
         unsigned half = len / 2;
@@ -604,7 +620,6 @@ SLX_HOT struct slx_leaf *slx_bound(const struct slx_type *T,
     struct slx_leaf *x = slx_descend(T, L, key, strict);
     unsigned i = 0;
     if (x != L->head) {
-        SLX_PREFETCH(slx_keys(T, x) + T->keys_bytes / 2);
         i = slx_leaf_search(T, x, key, strict);
         if (i == x->n) {
             x = slx_next(T, x, 0);
