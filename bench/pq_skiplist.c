@@ -1,0 +1,59 @@
+/* Ours: the priority-queue face of skiplist.h, in the default configuration
+ * (skiplist) and with one key per node (skiplist_k1: the classic
+ * Pugh/Kolivas layout, the other parameters as the default so that the
+ * difference is the leaves alone). Default pooled allocator. */
+#include <stdlib.h>
+
+#include "bench/pq_impl.h"
+
+#define PQ_ELEM_KEY(e) ((e)->key)
+SKIPLIST_PQ_DEFINE(bpq_sl, struct pq_elem, hook, uint64_t, PQ_ELEM_KEY,
+                   SKIPLIST_CMP_NUM, SKIPLIST_DEFAULTS)
+SKIPLIST_PQ_DEFINE(bpq_k1, struct pq_elem, hook, uint64_t, PQ_ELEM_KEY,
+                   SKIPLIST_CMP_NUM, 1, SKIPLIST_DEFAULT_MAXLVL,
+                   SKIPLIST_DEFAULT_PSHIFT)
+
+/* Level seed: fixed, so a run's shape is the same every time. */
+#define PQ_SL_SEED 0x5eedull
+
+#define PQ_SKIPLIST_ADAPTER(P, IMPL, NAME)                             \
+    static void *P##_a_create(size_t cap)                              \
+    {                                                                  \
+        (void)cap;                                                     \
+        struct P *q = (struct P *)malloc(sizeof(*q));                  \
+        if (q && P##_init(q, NULL, PQ_SL_SEED)) {                      \
+            free(q);                                                   \
+            q = NULL;                                                  \
+        }                                                              \
+        return q;                                                      \
+    }                                                                  \
+    static void P##_a_destroy(void *h)                                 \
+    {                                                                  \
+        P##_destroy((struct P *)h, NULL, NULL);                        \
+        free(h);                                                       \
+    }                                                                  \
+    /* Nodes and pool from the engine's accounting, plus the hooks. */ \
+    static double P##_a_bytes(void *h, size_t n)                       \
+    {                                                                  \
+        return (double)P##_bytes((struct P *)h) +                      \
+               (double)(n * sizeof(struct skiplist_hook));             \
+    }                                                                  \
+    static inline int P##_a_push(void *h, struct pq_elem *e)           \
+    {                                                                  \
+        return P##_push((struct P *)h, e);                             \
+    }                                                                  \
+    static inline struct pq_elem *P##_a_pop(void *h)                   \
+    {                                                                  \
+        return P##_pop((struct P *)h);                                 \
+    }                                                                  \
+    static inline int P##_a_remove(void *h, struct pq_elem *e)         \
+    {                                                                  \
+        return P##_remove((struct P *)h, e);                           \
+    }                                                                  \
+    PQ_LOOPS(P##_a)                                                    \
+    const struct pq_impl IMPL = {                                      \
+        NAME,           P##_a_create,     P##_a_destroy, P##_a_bytes,  \
+        P##_a_push_all, P##_a_remove_all, P##_a_hold,    P##_a_drain};
+
+PQ_SKIPLIST_ADAPTER(bpq_sl, pq_impl_skiplist, "skiplist")
+PQ_SKIPLIST_ADAPTER(bpq_k1, pq_impl_skiplist_k1, "skiplist_k1")
