@@ -4,13 +4,7 @@
  * bad input and allocation failure. The differential test against the BFS
  * replica is in test_sched_random.c.
  */
-#include <criterion/criterion.h>
-
-#include "test_common.h"
-#include "../skiplist_sched.h"
-#include "bfs_replica.h"
-
-#define MS UINT64_C(1000000)
+#include "test_sched_common.h"
 
 static struct skiplist_sched *rq_new(unsigned nr_cpus,
                                      const struct skiplist_allocator *a)
@@ -25,12 +19,6 @@ static void rq_free(struct skiplist_sched *rq)
 {
     skiplist_sched_destroy(rq);
     free(rq);
-}
-
-static void rq_check(const struct skiplist_sched *rq)
-{
-    char why[256];
-    cr_assert(skiplist_sched_check(rq, why, sizeof why) == 0, "check: %s", why);
 }
 
 static struct skiplist_sched_task *tasks(size_t n)
@@ -774,152 +762,9 @@ Test(sched, bad_input)
 
 /* ------------------------------------------------- allocation failure */
 
-/* Snapshot of everything a failed call must leave alone. */
-struct sched_snap {
-    size_t n;
-    struct skiplist_sched_task *order[64];
-    struct skiplist_sched_task *sticky[8];
-    struct skiplist_sched_task tasks[24];
-};
-
-static void snap(struct sched_snap *s, const struct skiplist_sched *rq,
-                 const struct skiplist_sched_task *t, size_t n)
-{
-    struct sksched_q_iter it;
-    s->n = 0;
-    for (struct skiplist_sched_task *e = sksched_q_iter_first(&it, &rq->q); e;
-         e = sksched_q_iter_next(&it))
-        s->order[s->n++] = e;
-    memcpy(s->sticky, rq->sticky, sizeof(s->sticky));
-    memcpy(s->tasks, t, n * sizeof(*t));
-}
-
-static void same(const struct sched_snap *a, const struct sched_snap *b,
-                 size_t n, int step)
-{
-    cr_assert_eq(a->n, b->n, "step %d: queue length changed", step);
-    for (size_t i = 0; i < a->n; i++)
-        cr_assert(a->order[i] == b->order[i], "step %d: order changed", step);
-    cr_assert(memcmp(a->sticky, b->sticky, sizeof(a->sticky)) == 0,
-              "step %d: sticky slots changed", step);
-    for (size_t i = 0; i < n; i++) {
-        const struct skiplist_sched_task *x = &a->tasks[i], *y = &b->tasks[i];
-        cr_assert(x->key == y->key && x->deadline == y->deadline &&
-                      x->seq == y->seq && x->time_slice == y->time_slice &&
-                      x->sticky_cpu == y->sticky_cpu && x->cls == y->cls &&
-                      x->policy == y->policy && x->nice == y->nice &&
-                      x->fresh == y->fresh,
-                  "step %d: task %zu changed", step, i);
-    }
-}
-
-static unsigned long sched_script(unsigned long fail_n, bool rest,
-                                  unsigned long *enomem)
-{
-    enum { N = 24 };
-    struct tc_alloc ta;
-    tc_alloc_init(&ta);
-    if (fail_n)
-        rest ? tc_alloc_fail_from(&ta, fail_n) : tc_alloc_fail_at(&ta, fail_n);
-    struct skiplist_sched *rq = (struct skiplist_sched *)malloc(sizeof(*rq));
-    cr_assert(rq);
-    int rc = skiplist_sched_init(rq, 8, &ta.iface, 3);
-    if (rc) {
-        cr_assert_eq(rc, -ENOMEM);
-        cr_assert_eq(ta.live, 0);
-        free(rq);
-        ++*enomem;
-        return ta.calls;
-    }
-    /* Tiny leaves would need a different instance; the default KPN with
-     * 24 tasks still splits: the script keeps every task queued most of the
-     * time and moves them across the queue constantly. */
-    struct skiplist_sched_task t[N];
-    struct skiplist_sched_task *running[8] = {NULL};
-    struct tc_rng r;
-    tc_rng_init(&r, 777);
-    for (int i = 0; i < N; i++) {
-        int pol = i % 6;
-        cr_assert_eq(skiplist_sched_task_init(&t[i], pol,
-                                              pol == SKIPLIST_SCHED_FIFO ||
-                                                      pol == SKIPLIST_SCHED_RR
-                                                  ? 1 + i % 3
-                                                  : 0,
-                                              i - 10),
-                     0);
-    }
-    struct sched_snap *b = (struct sched_snap *)malloc(sizeof(*b));
-    struct sched_snap *a = (struct sched_snap *)malloc(sizeof(*a));
-    cr_assert(a && b);
-    for (int step = 0; step < 600; step++) {
-        snap(b, rq, t, N);
-        unsigned long fails = ta.failures;
-        unsigned cpu = (unsigned)tc_below(&r, 8);
-        struct skiplist_sched_task *x = &t[tc_below(&r, N)];
-        bool busy = false;
-        for (int c = 0; c < 8; c++)
-            busy |= running[c] == x;
-        skiplist_sched_advance(rq, tc_below(&r, 3 * MS));
-        switch (tc_below(&r, 4)) {
-        case 0:
-            if (busy || skiplist_sched_queued(x))
-                continue;
-            rc = skiplist_sched_enqueue(rq, x);
-            break;
-        case 1:
-            if (running[cpu])
-                continue;
-            running[cpu] = skiplist_sched_pick(rq, cpu);
-            continue;
-        case 2:
-            if (!running[cpu])
-                continue;
-            rc = skiplist_sched_deschedule(rq, cpu, running[cpu],
-                                           tc_below(&r, 7 * MS), true);
-            if (rc == 0)
-                running[cpu] = NULL;
-            break;
-        default: {
-            int pol = (int)tc_below(&r, 6);
-            rc = skiplist_sched_set_policy(
-                rq, x, pol,
-                pol == SKIPLIST_SCHED_FIFO || pol == SKIPLIST_SCHED_RR ? 2 : 0,
-                (int)tc_below(&r, 40) - 20);
-            break;
-        }
-        }
-        if (rc == 0)
-            continue;
-        cr_assert_eq(rc, -ENOMEM, "step %d: rc %d", step, rc);
-        cr_assert_gt(ta.failures, fails, "step %d: -ENOMEM without failure",
-                     step);
-        ++*enomem;
-        rq_check(rq);
-        snap(a, rq, t, N);
-        same(b, a, N, step);
-        rc = 0;
-    }
-    skiplist_sched_destroy(rq);
-    cr_assert_eq(ta.live, 0, "fail at %lu: %ld leaked", fail_n, ta.live);
-    cr_assert_eq(ta.bad_frees, 0);
-    for (int i = 0; i < N; i++)
-        cr_assert(!skiplist_sched_queued(&t[i]));
-    free(rq);
-    free(a);
-    free(b);
-    return ta.calls;
-}
-
+/* Every failing allocation: -ENOMEM, queue, sticky slots and tasks as
+ * before, zero leaks (the script is in test_sched_common.h). */
 Test(sched, alloc_failure_sweep, .timeout = 120)
 {
-    unsigned long enomem = 0;
-    unsigned long total = sched_script(0, false, &enomem);
-    cr_assert_eq(enomem, 0);
-    cr_assert_gt(total, 2, "script allocates too little (%lu)", total);
-    for (unsigned long n = 1; n <= total; n++) {
-        unsigned long before = enomem;
-        sched_script(n, false, &enomem);
-        cr_assert_gt(enomem, before, "fail at %lu gave no -ENOMEM", n);
-        sched_script(n, true, &enomem);
-    }
+    sched_alloc_sweep();
 }
