@@ -48,6 +48,25 @@
 #define TC_SANITIZED 0
 #endif
 
+#if TC_SANITIZED
+#include <sanitizer/lsan_interface.h>
+#endif
+
+/*
+ * True unless LeakSanitizer finds unreachable memory now. Criterion runs
+ * each test in a worker whose exit-time leak report does not fail the
+ * test, so suites that use the default (malloc-backed) allocator call this
+ * after destroy: cr_assert(tc_no_leaks()). Always true in plain builds.
+ */
+static inline bool tc_no_leaks(void)
+{
+#if TC_SANITIZED
+    return __lsan_do_recoverable_leak_check() == 0;
+#else
+    return true;
+#endif
+}
+
 /*
  * Scale a plain-build operation count: divided by 8 under ASan (a build
  * that is ~10x slower still runs a meaningful count), multiplied by the

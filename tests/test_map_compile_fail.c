@@ -34,13 +34,17 @@ static const char *compiler(void)
     return cc && *cc ? cc : SKIPLIST_TEST_CC;
 }
 
-/* Compile one file; returns the exit status and the diagnostics. */
+/* Compile one file; returns the exit status and the diagnostics. Env
+ * SKIPLIST_TEST_INC puts another directory first on the include path, to
+ * try an experimental copy of the header without touching the real one. */
 static int compile(const char *file, const char *flags, char *out, size_t len)
 {
-    char cmd[1024];
+    char cmd[2048];
+    const char *inc = getenv("SKIPLIST_TEST_INC");
     snprintf(cmd, sizeof(cmd),
-             "%s %s -I'%s' -c '%s/tests/compile_fail/%s' -o /dev/null 2>&1",
-             compiler(), flags, SKIPLIST_TEST_ROOT, SKIPLIST_TEST_ROOT, file);
+             "%s %s%s%s -I'%s' -c '%s/tests/compile_fail/%s' -o /dev/null 2>&1",
+             compiler(), flags, inc ? " -I" : "", inc ? inc : "",
+             SKIPLIST_TEST_ROOT, SKIPLIST_TEST_ROOT, file);
     FILE *p = popen(cmd, "r");
     cr_assert_not_null(p, "popen(%s)", cmd);
     size_t n = fread(out, 1, len - 1, p);

@@ -441,6 +441,7 @@ static void run_random(const struct map_ops *o, const struct rnd_cfg *cfg,
     o->destroy(r->sl, count_cb, r);
     RCHECK(r, g_cb_calls == r->m.n, "destroy callback count differs");
     RCHECK(r, g_cb_order_ok, "destroy callback not in list order");
+    RCHECK(r, tc_no_leaks(), "LeakSanitizer found a leak after destroy");
     if (cfg->counting_alloc) {
         RCHECK(r, ta.live == 0 && ta.live_bytes == 0, "leak after destroy");
         RCHECK(r, ta.bad_frees == 0, "free with wrong size/level/pointer");

@@ -31,13 +31,25 @@ have = $(shell command -v $(1) >/dev/null 2>&1 && echo yes)
 test-deps:
 	@tools/install-deps.sh $(TEST_DEPS)
 
-$(TEST_BIN): $(TEST_SRC) $(wildcard tests/*.h) $(HEADERS)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_T) $(TEST_DEFS) -o $@ $(TEST_SRC) -lcriterion -lm
+# One object per source so the two builds and the sources compile in
+# parallel (the instantiations are heavy: every hot path is specialised).
+TEST_OBJ      := $(TEST_SRC:tests/%.c=$(BUILD)/tests/obj/%.o)
+TEST_OBJ_ASAN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/obj-asan/%.o)
+TEST_JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
 
-$(TEST_ASAN): $(TEST_SRC) $(wildcard tests/*.h) $(HEADERS)
+$(BUILD)/tests/obj/%.o: tests/%.c $(wildcard tests/*.h) $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_T) $(SAN) $(TEST_DEFS) -o $@ $(TEST_SRC) -lcriterion -lm
+	$(CC) $(CFLAGS_T) $(TEST_DEFS) -c -o $@ $<
+
+$(BUILD)/tests/obj-asan/%.o: tests/%.c $(wildcard tests/*.h) $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_T) $(SAN) $(TEST_DEFS) -c -o $@ $<
+
+$(TEST_BIN): $(TEST_OBJ)
+	$(CC) $(CFLAGS_T) -o $@ $(TEST_OBJ) -lcriterion -lm
+
+$(TEST_ASAN): $(TEST_OBJ_ASAN)
+	$(CC) $(CFLAGS_T) $(SAN) -o $@ $(TEST_OBJ_ASAN) -lcriterion -lm
 
 # $(1): target, $(2): compiler, $(3): flags. Builds, or says why not.
 define hdr_rule
@@ -59,13 +71,19 @@ $(eval $(call hdr_rule,gcc-c11,$(HDR_GCC),-x c -std=c11 $(WARN)))
 $(eval $(call hdr_rule,clang-c99,$(HDR_CLANG),-x c -std=c99 $(WARN)))
 $(eval $(call hdr_rule,clang-c11,$(HDR_CLANG),-x c -std=c11 $(WARN)))
 
+# LeakSanitizer: a test worker's exit-time leak report never fails its
+# test (Criterion ignores it), so suites check explicitly with
+# tc_no_leaks() (test_common.h). The exit-time report is then only able to
+# fail the run for leaks of the runner process itself, which are
+# Criterion's own (2.4.1 leaks 48 bytes per test with a .timeout): keep
+# the report, do not let it set the exit status.
 test-headers: $(HDR_CHECKS)
 	@for h in $(HDR_CHECKS); do ./$$h || { echo "FAILED: $$h"; exit 1; }; done
 
 test: test-deps
-	$(MAKE) --no-print-directory $(HDR_CHECKS) $(TEST_BIN) $(TEST_ASAN)
+	$(MAKE) --no-print-directory -j$(TEST_JOBS) $(HDR_CHECKS) $(TEST_BIN) $(TEST_ASAN)
 	@for h in $(HDR_CHECKS); do ./$$h || { echo "FAILED: $$h"; exit 1; }; done
-	./$(TEST_ASAN)
+	LSAN_OPTIONS="exitcode=0:$$LSAN_OPTIONS" ./$(TEST_ASAN)
 	./$(TEST_BIN)
 
 .PHONY: test-headers
