@@ -78,12 +78,12 @@ $(eval $(call hdr_rule,clang-c11,$(HDR_CLANG),-x c -std=c11 $(WARN)))
 # Criterion's own (2.4.1 leaks 48 bytes per test with a .timeout): keep
 # the report, do not let it set the exit status.
 test-headers: $(HDR_CHECKS)
-	@for h in $(HDR_CHECKS); do ./$$h || { echo "FAILED: $$h"; exit 1; }; done
+	@for h in $(HDR_CHECKS); do $$h || { echo "FAILED: $$h"; exit 1; }; done
 
 test: test-deps
 	$(MAKE) --no-print-directory -j$(TEST_JOBS) $(HDR_CHECKS) $(TEST_BIN) $(TEST_ASAN)
-	@for h in $(HDR_CHECKS); do ./$$h || { echo "FAILED: $$h"; exit 1; }; done
-	LSAN_OPTIONS="exitcode=0:$$LSAN_OPTIONS" ./$(TEST_ASAN)
-	./$(TEST_BIN)
+	@for h in $(HDR_CHECKS); do $$h || { echo "FAILED: $$h"; exit 1; }; done
+	LSAN_OPTIONS="exitcode=0:$$LSAN_OPTIONS" $(TEST_ASAN)
+	$(TEST_BIN)
 
 .PHONY: test-headers
