@@ -170,6 +170,7 @@ struct slx_list {
     struct skiplist_allocator alloc;
     int default_alloc;
     struct slx_pool pool;
+    struct slx_leaf *spare; /* reserved leaf: requeue cannot fail midway */
 };
 
 struct slx_iter {
@@ -398,6 +399,12 @@ SLX_COLD struct slx_leaf *slx_alloc_leaf(const struct slx_type *T,
 {
     size_t size = slx_leaf_size(T, level);
     struct slx_leaf *x;
+    if (L->spare) { /* keeps its own (random) level */
+        x = L->spare;
+        L->spare = NULL;
+        x->n = 0;
+        return x;
+    }
     if (L->default_alloc) {
         x = (struct slx_leaf *)slx_pool_alloc(L, size, level - 1);
     } else {
@@ -517,6 +524,12 @@ SLX_COLD void slx_clear(const struct slx_type *T, struct slx_list *L,
             slx_free_leaf(T, L, x);
         x = nx;
     }
+    if (L->spare) {
+        struct slx_leaf *sp = L->spare;
+        L->spare = NULL;
+        if (!L->default_alloc)
+            slx_free_leaf(T, L, sp);
+    }
     if (L->default_alloc) {
         size_t hsize = sizeof(struct slx_leaf) + T->max_level * T->link_size;
         slx_pool_release(L);
@@ -628,6 +641,8 @@ SLX_HOT struct slx_leaf *slx_bound(const struct slx_type *T,
     } else {
         x = slx_next(T, x, 0);
     }
+    if (x != L->head && x->n == 0) /* the sole leaf of an empty list */
+        x = L->head;
     *idx = i;
     return x;
 }
@@ -635,7 +650,7 @@ SLX_HOT struct slx_leaf *slx_bound(const struct slx_type *T,
 SLX_HOT void *slx_slot(const struct slx_type *T, const struct slx_list *L,
                        struct slx_leaf *x, unsigned i)
 {
-    return x == L->head ? NULL : slx_ptrs(T, x)[i];
+    return x == L->head || i >= x->n ? NULL : slx_ptrs(T, x)[i];
 }
 
 SLX_HOT void *slx_find(const struct slx_type *T, const struct slx_list *L,
@@ -653,7 +668,7 @@ SLX_HOT void *slx_floor(const struct slx_type *T, const struct slx_list *L,
                         const void *key, int strict)
 {
     struct slx_leaf *x = slx_descend(T, L, key, strict);
-    if (x == L->head)
+    if (x == L->head || L->count == 0)
         return NULL;
     unsigned i = slx_leaf_search(T, x, key, strict);
     /* x's first key is below (or at) key, so i >= 1. */
@@ -674,7 +689,7 @@ SLX_HOT struct slx_leaf *slx_owner(const struct slx_type *T, struct slx_leaf *x,
 }
 
 /* x's first key changed: refresh the cached copy in its predecessors. */
-SLX_COLD void slx_min_changed(const struct slx_type *T, struct slx_leaf *x)
+SLX_HOT void slx_min_changed(const struct slx_type *T, struct slx_leaf *x)
 {
     for (unsigned l = 0; l < x->level; l++)
         memcpy(slx_nmin(T, slx_prev(T, x, l), l), slx_key(T, x, 0), T->ks);
@@ -964,6 +979,12 @@ SLX_COLD void slx_rebalance(const struct slx_type *T, struct slx_list *L,
 {
     struct slx_leaf *h = L->head;
     if (x->n == 0) {
+        /* The sole leaf stays when the list empties: a queue that drains
+         * and refills (the common case of a runqueue) then never unlinks
+         * or allocates. Extents drop it: their gap summaries assume every
+         * linked leaf holds an extent. */
+        if (L->nleaves == 1 && !T->extent)
+            return;
         slx_drop_leaf(T, L, x);
         return;
     }
@@ -1011,9 +1032,27 @@ SLX_HOT void *slx_remove_at(const struct slx_type *T, struct slx_list *L,
                             struct slx_leaf *x, unsigned i)
 {
     void *e = slx_take(T, L, x, i);
-    if (x->n <= T->kpn / 4)
+    if (x->n <= T->kpn / 4 && (x->n == 0 || L->nleaves > 1))
         slx_rebalance(T, L, x);
     return e;
+}
+
+/* The minimum, removed. The first leaf's predecessors on every level are
+ * the head, so its cached first key is refreshed without walking. */
+SLX_HOT void *slx_pop_first(const struct slx_type *T, struct slx_list *L)
+{
+    struct slx_leaf *x = slx_next(T, L->head, 0);
+    if (x == L->head || x->n == 0)
+        return NULL;
+    return slx_remove_at(T, L, x, 0);
+}
+
+SLX_HOT void *slx_pop_last(const struct slx_type *T, struct slx_list *L)
+{
+    struct slx_leaf *x = slx_prev(T, L->head, 0);
+    if (x == L->head || x->n == 0)
+        return NULL;
+    return slx_remove_at(T, L, x, x->n - 1u);
 }
 
 /* Where element e sits: (leaf, index) or NULL. Uses the hook when there
@@ -1088,9 +1127,9 @@ SLX_HOT int slx_insert_unique(const struct slx_type *T, struct slx_list *L,
                 return -EEXIST;
             }
         }
-    } else {
+    } else { /* (an empty sole leaf's cached key is stale: skip it) */
         struct slx_leaf *nx = slx_next(T, x, 0);
-        if (nx != L->head && T->cmp(slx_nmin(T, x, 0), key) == 0) {
+        if (nx != L->head && nx->n && T->cmp(slx_nmin(T, x, 0), key) == 0) {
             if (existing)
                 *existing = slx_ptrs(T, nx)[0];
             return -EEXIST;
@@ -1140,9 +1179,8 @@ SLX_COLD int slx_requeue(const struct slx_type *T, struct slx_list *L, void *e)
     struct slx_leaf *x = slx_locate(T, L, e, &i);
     if (!x)
         return -ENOENT;
-    unsigned char key[64], old[64];
+    unsigned char key[64];
     T->key_of(e, key);
-    memcpy(old, slx_key(T, x, i), T->ks);
     struct slx_leaf *h = L->head;
     struct slx_leaf *pv = slx_prev(T, x, 0);
     struct slx_leaf *nx = slx_next(T, x, 0);
@@ -1160,17 +1198,16 @@ SLX_COLD int slx_requeue(const struct slx_type *T, struct slx_list *L, void *e)
         L->stamp++;
         return 0;
     }
-    slx_take(T, L, x, i);
-    int rc = slx_insert_multi(T, L, e);
-    if (rc) {
-        struct slx_slotval v = {old, e, 0};
-        slx_place(T, x, i, &v);
-        L->count++;
-        L->stamp++;
-        return rc;
+    /* Reserve the one leaf the re-insert may need, so that once e is out
+     * nothing can fail: -ENOMEM here leaves e queued at its old key. */
+    if (!L->spare) {
+        L->spare = slx_alloc_leaf(T, L, slx_random_level(T, L));
+        if (!L->spare)
+            return -ENOMEM;
     }
-    if (x->n <= T->kpn / 4)
-        slx_rebalance(T, L, x);
+    slx_remove_at(T, L, x, i);
+    int rc = slx_insert_multi(T, L, e);
+    (void)rc; /* cannot fail: the spare covers the only allocation */
     return 0;
 }
 
@@ -1207,7 +1244,7 @@ SLX_HOT void *slx_iter_prev(const struct slx_type *T, struct slx_iter *it)
 {
     const struct slx_list *L = it->list;
     struct slx_leaf *x = it->leaf;
-    if (x == L->head || it->idx == 0) {
+    if (x == L->head || it->idx == 0 || it->idx > x->n) {
         x = slx_prev(T, x, 0);
         if (x == L->head) { /* before the start: park at the end */
             it->leaf = x;
@@ -1499,7 +1536,9 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
         if (slx_prev(T, x, 0) != prevleaf)
             return slx_fail(why, len, "leaf %zu: prev link broken on level %zu",
                             nleaves, 0);
-        if (x->n == 0 || x->n > T->kpn)
+        int sole_empty = x->n == 0 && L->count == 0 && L->nleaves == 1 &&
+                         !T->extent; /* kept when the list empties */
+        if ((x->n == 0 && !sole_empty) || x->n > T->kpn)
             return slx_fail(why, len, "leaf %zu holds %zu slots", nleaves,
                             x->n);
         if (x->level == 0 || x->level > T->max_level)
@@ -1848,17 +1887,11 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
     }                                                                          \
     ATTR T *SLX_CAT(name, _pop_first)(struct name * sl)                        \
     {                                                                          \
-        const struct slx_type *t = &SLX_CAT(name, _slx_type);                  \
-        struct slx_leaf *x = slx_next(t, sl->sl.head, 0);                      \
-        return x == sl->sl.head ? NULL : (T *)slx_remove_at(t, &sl->sl, x, 0); \
+        return (T *)slx_pop_first(&SLX_CAT(name, _slx_type), &sl->sl);         \
     }                                                                          \
     ATTR T *SLX_CAT(name, _pop_last)(struct name * sl)                         \
     {                                                                          \
-        const struct slx_type *t = &SLX_CAT(name, _slx_type);                  \
-        struct slx_leaf *x = slx_prev(t, sl->sl.head, 0);                      \
-        return x == sl->sl.head                                                \
-                   ? NULL                                                      \
-                   : (T *)slx_remove_at(t, &sl->sl, x, x->n - 1u);             \
+        return (T *)slx_pop_last(&SLX_CAT(name, _slx_type), &sl->sl);          \
     }                                                                          \
     ATTR int SLX_CAT(name, _erase)(struct name * sl, T * e)                    \
     {                                                                          \
