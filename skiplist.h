@@ -68,11 +68,11 @@ extern "C" {
 /* Public configuration and types                                      */
 /* ------------------------------------------------------------------ */
 
-/** Default keys per node, max level, level probability shift (p = 1/4).
+/** Default keys per node, max level, level probability shift (p = 1/2).
  *  Chosen from bench/ (see docs/performance.md). */
-#define SKIPLIST_DEFAULT_KPN 32
+#define SKIPLIST_DEFAULT_KPN 64
 #define SKIPLIST_DEFAULT_MAXLVL 24
-#define SKIPLIST_DEFAULT_PSHIFT 2
+#define SKIPLIST_DEFAULT_PSHIFT 1
 #define SKIPLIST_DEFAULTS \
     SKIPLIST_DEFAULT_KPN, SKIPLIST_DEFAULT_MAXLVL, SKIPLIST_DEFAULT_PSHIFT
 
@@ -598,7 +598,11 @@ SLX_HOT void slx_prefetch_slots(const struct slx_type *T,
                                 const struct slx_leaf *x)
 {
     const unsigned char *k = slx_keys(T, x);
-    size_t bytes = T->keys_bytes + (size_t)T->kpn * sizeof(void *);
+#ifndef SLX_PREFETCH_PTRS
+#define SLX_PREFETCH_PTRS 1
+#endif
+    size_t bytes = T->keys_bytes +
+                   (SLX_PREFETCH_PTRS ? (size_t)T->kpn * sizeof(void *) : 0);
     for (size_t off = 0; off < bytes; off += 64)
         SLX_PREFETCH(k + off);
 }
