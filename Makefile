@@ -20,7 +20,7 @@ SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer \
             -fno-sanitize-recover=all
 
 HEADERS  := skiplist.h skiplist_sched.h
-TEST_DEPS := libcriterion-dev pkg-config
+TEST_DEPS := libcriterion-dev pkg-config clang
 BENCH_DEPS := libbsd-dev libjudy-dev libabsl-dev libboost-dev libglib2.0-dev
 
 .PHONY: all demo test deps test-deps bench bench-quick bench-report docs \

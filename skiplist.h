@@ -70,9 +70,15 @@ extern "C" {
 
 /** Default keys per node, max level, level probability shift (p = 1/2).
  *  Chosen from bench/ (see docs/performance.md). */
+#ifndef SKIPLIST_DEFAULT_KPN
 #define SKIPLIST_DEFAULT_KPN 64
+#endif
+#ifndef SKIPLIST_DEFAULT_MAXLVL
 #define SKIPLIST_DEFAULT_MAXLVL 24
+#endif
+#ifndef SKIPLIST_DEFAULT_PSHIFT
 #define SKIPLIST_DEFAULT_PSHIFT 1
+#endif
 #define SKIPLIST_DEFAULTS \
     SKIPLIST_DEFAULT_KPN, SKIPLIST_DEFAULT_MAXLVL, SKIPLIST_DEFAULT_PSHIFT
 
@@ -592,19 +598,20 @@ SLX_HOT struct slx_leaf *slx_descend(const struct slx_type *T,
     return x;
 }
 
-/* Start loading every line of x's keys and element pointers at once: a
- * binary search would otherwise take one dependent miss per probe. */
+/* Start loading every line of x's keys and element pointers in use at
+ * once: a binary search would otherwise take one dependent miss per probe.
+ * Only the slots in use: small queues should not drag whole leaves in. */
 SLX_HOT void slx_prefetch_slots(const struct slx_type *T,
                                 const struct slx_leaf *x)
 {
     const unsigned char *k = slx_keys(T, x);
-#ifndef SLX_PREFETCH_PTRS
-#define SLX_PREFETCH_PTRS 1
-#endif
-    size_t bytes = T->keys_bytes +
-                   (SLX_PREFETCH_PTRS ? (size_t)T->kpn * sizeof(void *) : 0);
-    for (size_t off = 0; off < bytes; off += 64)
+    size_t kb = (size_t)x->n * T->ks;
+    for (size_t off = 0; off < kb; off += 64)
         SLX_PREFETCH(k + off);
+    const unsigned char *p = (const unsigned char *)slx_ptrs(T, x);
+    size_t pb = (size_t)x->n * sizeof(void *);
+    for (size_t off = 0; off < pb; off += 64)
+        SLX_PREFETCH(p + off);
 }
 
 /* First slot in x whose key is >= key (strict) or > key (!strict). */
@@ -614,18 +621,21 @@ SLX_HOT unsigned slx_leaf_search(const struct slx_type *T,
 {
     const unsigned char *k = slx_keys(T, x);
     slx_prefetch_slots(T, x);
-    unsigned lo = 0, len = x->n;
-    while (len > 0) {
+    unsigned n = x->n;
+    if (n == 0)
+        return 0;
+    /* Branch-free: the trip count depends on n only and the step is a
+     * conditional move, so random keys cost no mispredictions. Invariant:
+     * the answer lies in [base, base + len]. */
+    unsigned base = 0, len = n;
+    while (len > 1) {
         unsigned half = len / 2;
-        int c = T->cmp(k + (size_t)(lo + half) * T->ks, key);
-        if (strict ? c < 0 : c <= 0) {
-            lo += half + 1;
-            len -= half + 1;
-        } else {
-            len = half;
-        }
+        int c = T->cmp(k + (size_t)(base + half - 1) * T->ks, key);
+        base += (strict ? c < 0 : c <= 0) ? half : 0;
+        len -= half;
     }
-    return lo;
+    int c = T->cmp(k + (size_t)base * T->ks, key);
+    return base + ((strict ? c < 0 : c <= 0) ? 1u : 0u);
 }
 
 /* Position of the first slot >= key (strict) or > key (!strict): the leaf
@@ -1036,7 +1046,9 @@ SLX_HOT void *slx_remove_at(const struct slx_type *T, struct slx_list *L,
                             struct slx_leaf *x, unsigned i)
 {
     void *e = slx_take(T, L, x, i);
-    if (x->n <= T->kpn / 4 && (x->n == 0 || L->nleaves > 1))
+    /* A sole leaf has no neighbour to merge with and stays when empty
+     * (extents excepted, see slx_rebalance). */
+    if (L->nleaves > 1 ? x->n <= T->kpn / 4 : x->n == 0 && T->extent)
         slx_rebalance(T, L, x);
     return e;
 }
@@ -1104,6 +1116,29 @@ SLX_HOT struct slx_leaf *slx_locate(const struct slx_type *T,
 
 /* --- inserts for the ordered index --------------------------------- */
 
+/* Insert v at (x, i) as the search found it (x is the head when v goes
+ * first). The common case, a leaf with room, stays inline; splits and
+ * shifts go out of line. */
+SLX_HOT int slx_insert_slot(const struct slx_type *T, struct slx_list *L,
+                            struct slx_leaf *x, unsigned i,
+                            const struct slx_slotval *v)
+{
+    if (x == L->head) {
+        struct slx_leaf *f = slx_next(T, x, 0);
+        if (f != L->head) {
+            x = f;
+            i = 0;
+        }
+    }
+    if (x != L->head && x->n < T->kpn) {
+        slx_place(T, x, i, v);
+        L->count++;
+        L->stamp++;
+        return 0;
+    }
+    return slx_insert_at(T, L, x, i, v);
+}
+
 SLX_HOT int slx_insert_unique(const struct slx_type *T, struct slx_list *L,
                               void *e, void **existing)
 {
@@ -1140,13 +1175,7 @@ SLX_HOT int slx_insert_unique(const struct slx_type *T, struct slx_list *L,
         }
     }
     struct slx_slotval v = {key, e, 0};
-    if (x != L->head && x->n < T->kpn && i > 0) { /* common case, inline */
-        slx_place(T, x, i, &v);
-        L->count++;
-        L->stamp++;
-        return 0;
-    }
-    return slx_insert_at(T, L, x, i, &v);
+    return slx_insert_slot(T, L, x, i, &v);
 }
 
 /* After every equal key: FIFO among duplicates. */
@@ -1162,13 +1191,7 @@ SLX_HOT int slx_insert_multi(const struct slx_type *T, struct slx_list *L,
     struct slx_leaf *x = slx_descend(T, L, key, 0);
     unsigned i = x == L->head ? 0 : slx_leaf_search(T, x, key, 0);
     struct slx_slotval v = {key, e, 0};
-    if (x != L->head && x->n < T->kpn && i > 0) {
-        slx_place(T, x, i, &v);
-        L->count++;
-        L->stamp++;
-        return 0;
-    }
-    return slx_insert_at(T, L, x, i, &v);
+    return slx_insert_slot(T, L, x, i, &v);
 }
 
 /* Priority queue: e's key changed; move it to its new place (after equal
