@@ -394,8 +394,9 @@ SLX_COLD void *slx_pool_alloc(struct slx_list *L, size_t size, unsigned level)
         P->free_list[level] = *(void **)p;
         return p;
     }
-    /* Slab: a header word then `per` nodes; grow slabs with the list. */
-    size_t per = 8 + L->nleaves / 16;
+    /* Slab: a header word then `per` nodes; slabs grow with the list, from
+     * one node (a small queue should not hold eight empty leaves). */
+    size_t per = L->nleaves < 8 ? 1 : 8 + L->nleaves / 16;
     if (per > 256)
         per = 256;
     if (level > 4)
