@@ -82,6 +82,34 @@ static inline int bench_quick(int argc, char **argv)
     return 0;
 }
 
+/* Comma-separated filter: does list name s? NULL names everything. */
+static inline int bench_listed(const char *list, const char *s)
+{
+    if (!list)
+        return 1;
+    size_t len = strlen(s);
+    for (const char *p = list; *p;) {
+        const char *c = strchr(p, ',');
+        size_t l = c ? (size_t)(c - p) : strlen(p);
+        if (l == len && strncmp(p, s, l) == 0)
+            return 1;
+        if (!c)
+            break;
+        p = c + 1;
+    }
+    return 0;
+}
+
+/* The value of a --name=value argument, or NULL. */
+static inline const char *bench_opt(int argc, char **argv, const char *name)
+{
+    size_t l = strlen(name);
+    for (int i = 1; i < argc; i++)
+        if (strncmp(argv[i], name, l) == 0 && argv[i][l] == '=')
+            return argv[i] + l + 1;
+    return NULL;
+}
+
 #ifdef __cplusplus
 }
 #endif

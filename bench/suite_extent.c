@@ -36,18 +36,7 @@ SKIPLIST_EXTENT_DEFINE(sx, struct range, uint64_t, start, size,
 
 /* ------------------------------------------- the peer (extent_iova_rb.c) */
 
-struct iova_domain;
-struct iova;
-struct iova_domain *iova_rb_new(unsigned long start_pfn,
-                                unsigned long dma_32bit_pfn);
-void iova_rb_delete(struct iova_domain *d);
-struct iova *iova_rb_alloc(struct iova_domain *d, unsigned long size,
-                           unsigned long limit_pfn, int size_aligned);
-void iova_rb_free(struct iova_domain *d, struct iova *iova);
-struct iova *iova_rb_find(struct iova_domain *d, unsigned long pfn);
-unsigned long iova_rb_lo(const struct iova *iova);
-unsigned long iova_rb_hi(const struct iova *iova);
-size_t iova_rb_node_bytes(void);
+#include "bench/extent_iova_rb.h"
 
 /* --------------------------------------------------------- workload */
 

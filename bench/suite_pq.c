@@ -59,33 +59,6 @@ static double measure_timer_cost(void)
     return best;
 }
 
-/* Comma-separated filter: does it name s? NULL names everything. */
-static bool listed(const char *list, const char *s)
-{
-    if (!list)
-        return true;
-    size_t len = strlen(s);
-    for (const char *p = list; *p;) {
-        const char *c = strchr(p, ',');
-        size_t l = c ? (size_t)(c - p) : strlen(p);
-        if (l == len && strncmp(p, s, l) == 0)
-            return true;
-        if (!c)
-            break;
-        p = c + 1;
-    }
-    return false;
-}
-
-static const char *opt(int argc, char **argv, const char *name)
-{
-    size_t l = strlen(name);
-    for (int i = 1; i < argc; i++)
-        if (strncmp(argv[i], name, l) == 0 && argv[i][l] == '=')
-            return argv[i] + l + 1;
-    return NULL;
-}
-
 /* One implementation's state for one (n, op): nq queues of n elements and
  * k spare elements per queue. */
 struct pq_state {
@@ -261,9 +234,9 @@ static int cmp_double(const void *a, const void *b)
 int main(int argc, char **argv)
 {
     const bool quick = bench_quick(argc, argv);
-    const char *only_impl = opt(argc, argv, "--impl");
-    const char *only_op = opt(argc, argv, "--op");
-    const char *only_n = opt(argc, argv, "--n");
+    const char *only_impl = bench_opt(argc, argv, "--impl");
+    const char *only_op = bench_opt(argc, argv, "--op");
+    const char *only_n = bench_opt(argc, argv, "--n");
     static const size_t sizes[] = {1, 2, 4, 8, 16, 64, 256, 1024, 16384};
     const int reps = quick ? 3 : 5;
     const double target_ns = quick ? 3e6 : 10e6;
@@ -280,7 +253,7 @@ int main(int argc, char **argv)
         const size_t n = sizes[si];
         char nbuf[32];
         snprintf(nbuf, sizeof nbuf, "%zu", n);
-        if ((quick && n > 1024) || (only_n && !listed(only_n, nbuf)))
+        if ((quick && n > 1024) || (only_n && !bench_listed(only_n, nbuf)))
             continue;
         const uint64_t seed = 0x9e3779b9ull * (n + 1);
 
@@ -288,7 +261,7 @@ int main(int argc, char **argv)
         uint64_t want = 0;
         bool have_want = false;
         for (size_t i = 0; i < NIMPL; i++) {
-            if (failed[i] || !listed(only_impl, impls[i]->name))
+            if (failed[i] || !bench_listed(only_impl, impls[i]->name))
                 continue;
             uint64_t sum;
             bool ok = verify(impls[i], n, seed, inc, &sum);
@@ -310,7 +283,7 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < NIMPL; i++)
             bytes[i] = -1;
         for (int op = 0; op < NOPS; op++) {
-            if (!listed(only_op, op_names[op]))
+            if (!bench_listed(only_op, op_names[op]))
                 continue;
             size_t nq = 1, k = 0;
             if (op != OP_HOLD) {
@@ -320,7 +293,7 @@ int main(int argc, char **argv)
             struct pq_state st[NIMPL];
             bool used[NIMPL] = {false};
             for (size_t i = 0; i < NIMPL; i++) {
-                if (failed[i] || !listed(only_impl, impls[i]->name))
+                if (failed[i] || !bench_listed(only_impl, impls[i]->name))
                     continue;
                 used[i] = true;
                 state_init(&st[i], impls[i], nq, n, k, seed + (uint64_t)op);
@@ -353,7 +326,7 @@ int main(int argc, char **argv)
                           cmp_double);
                     bench_row("pq", impls[i]->name, op_names[op], n, 1,
                               st[i].samples[st[i].nsamples / 2],
-                              op == OP_HOLD || listed(only_op, "hold")
+                              op == OP_HOLD || bench_listed(only_op, "hold")
                                   ? bytes[i]
                                   : -1);
                 }

@@ -32,32 +32,6 @@ static const struct sched_impl *const impls[] = {&sched_impl_skiplist,
 static const char *const op_names[] = {"cycle", "cycle_aff90"};
 #define NOPS (sizeof op_names / sizeof op_names[0])
 
-static bool listed(const char *list, const char *s)
-{
-    if (!list)
-        return true;
-    size_t len = strlen(s);
-    for (const char *p = list; *p;) {
-        const char *c = strchr(p, ',');
-        size_t l = c ? (size_t)(c - p) : strlen(p);
-        if (l == len && strncmp(p, s, l) == 0)
-            return true;
-        if (!c)
-            break;
-        p = c + 1;
-    }
-    return false;
-}
-
-static const char *opt(int argc, char **argv, const char *name)
-{
-    size_t l = strlen(name);
-    for (int i = 1; i < argc; i++)
-        if (strncmp(argv[i], name, l) == 0 && argv[i][l] == '=')
-            return argv[i] + l + 1;
-    return NULL;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -79,9 +53,9 @@ static void make_spec(struct sched_task_spec *spec, size_t n, bool aff90,
 int main(int argc, char **argv)
 {
     const bool quick = bench_quick(argc, argv);
-    const char *only_impl = opt(argc, argv, "--impl");
-    const char *only_op = opt(argc, argv, "--op");
-    const char *only_n = opt(argc, argv, "--n");
+    const char *only_impl = bench_opt(argc, argv, "--impl");
+    const char *only_op = bench_opt(argc, argv, "--op");
+    const char *only_n = bench_opt(argc, argv, "--n");
     static const size_t sizes[] = {1, 4, 16, 64, 256, 1024, 4096, 16384};
     const int reps = 5;
     const double target_ns = quick ? 25e6 : 40e6;
@@ -92,10 +66,10 @@ int main(int argc, char **argv)
         char nbuf[32];
         snprintf(nbuf, sizeof nbuf, "%zu", n);
         if ((quick && n != 16 && n != 1024) ||
-            (only_n && !listed(only_n, nbuf)))
+            (only_n && !bench_listed(only_n, nbuf)))
             continue;
         for (size_t op = 0; op < NOPS; op++) {
-            if (!listed(only_op, op_names[op]))
+            if (!bench_listed(only_op, op_names[op]))
                 continue;
             struct sched_task_spec *spec =
                 (struct sched_task_spec *)malloc(n * sizeof(*spec));
@@ -108,7 +82,7 @@ int main(int argc, char **argv)
             uint64_t want = 0;
             bool have = false, bad = false;
             for (size_t i = 0; i < NIMPL; i++) {
-                if (!listed(only_impl, impls[i]->name))
+                if (!bench_listed(only_impl, impls[i]->name))
                     continue;
                 void *h = impls[i]->create(spec, n);
                 uint64_t got = h ? impls[i]->cycle(h, mv) : 0;
@@ -132,7 +106,7 @@ int main(int argc, char **argv)
             size_t per[NIMPL];
             double samples[NIMPL][8];
             for (size_t i = 0; i < NIMPL; i++) {
-                if (!listed(only_impl, impls[i]->name))
+                if (!bench_listed(only_impl, impls[i]->name))
                     continue;
                 h[i] = impls[i]->create(spec, n);
                 /* Warm up into steady state; size a repetition. */
