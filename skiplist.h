@@ -602,7 +602,7 @@ SLX_COLD void slx_clear(const struct slx_type *T, struct slx_list *L,
         slx_set_next(T, h, l, h);
         slx_set_prev(T, h, l, h);
         if (T->extent)
-            *slx_gap(T, h, l) = 0;
+            slx_gap(T, h, l)[0] = slx_gap(T, h, l)[1] = 0;
     }
     L->count = 0;
     L->nleaves = 0;
@@ -805,34 +805,96 @@ SLX_COLD void slx_unlink(const struct slx_type *T, struct slx_list *L,
 
 /* --- extent gap summaries ------------------------------------------ */
 
-/* Largest free run owned by leaf x: the gap after each of its extents, up
- * to the next extent's start (the next leaf's first key is cached in the
- * level-0 link) or to key_max after the last extent. The head owns the
- * gap before the first extent. Sizes saturate at UINT64_MAX. */
-SLX_COLD uint64_t slx_leaf_gap(const struct slx_type *T,
-                               const struct slx_list *L,
-                               const struct slx_leaf *x)
+/* What a span's free runs offer: the largest run (saturating at
+ * UINT64_MAX) and 1 + log2 of the largest naturally aligned power-of-two
+ * block inside one of them (0: none). The second makes hole search
+ * alignment-aware: a run long enough but placed wrong for the alignment is
+ * skipped without a visit. */
+struct slx_runs {
+    uint64_t gap;
+    uint64_t blk;
+};
+
+SLX_HOT unsigned slx_log2(uint64_t v) /* v > 0 */
 {
+#if defined(__GNUC__) || defined(__clang__)
+    return 63u - (unsigned)__builtin_clzll(v);
+#else
+    unsigned k = 0;
+    while (v >>= 1)
+        k++;
+    return k;
+#endif
+}
+
+/* 1 + log2 of the largest 2^k-aligned block of 2^k inside [gs, ge]. The
+ * largest power of two not above the length fits, or the next smaller one
+ * does: at most two tries. */
+SLX_HOT uint64_t slx_block_log1(uint64_t gs, uint64_t ge)
+{
+    uint64_t len = ge - gs + 1;
+    if (len == 0) /* the whole 64-bit space */
+        return 65;
+    for (unsigned k = slx_log2(len);; k--) {
+        uint64_t b = (uint64_t)1 << k;
+        uint64_t start = (gs + b - 1) & ~(b - 1);
+        if (start >= gs && start - gs <= len - b)
+            return k + 1u;
+    }
+}
+
+SLX_HOT void slx_runs_add(struct slx_runs *r, uint64_t gs, uint64_t ge)
+{
+    uint64_t g = ge - gs + 1;
+    if (g == 0)
+        g = UINT64_MAX;
+    if (g > r->gap)
+        r->gap = g;
+    uint64_t b = slx_block_log1(gs, ge);
+    if (b > r->blk)
+        r->blk = b;
+}
+
+/* The free runs owned by leaf x: the run after each of its extents, up to
+ * the next extent's start (the next leaf's first key is cached in the
+ * level-0 link) or to key_max after the last extent. The head owns the
+ * run before the first extent. */
+SLX_COLD struct slx_runs slx_leaf_runs(const struct slx_type *T,
+                                       const struct slx_list *L,
+                                       const struct slx_leaf *x)
+{
+    struct slx_runs r = {0, 0};
     struct slx_leaf *nx = slx_next(T, x, 0);
     int at_end = nx == L->head;
     uint64_t next_start = at_end ? 0 : slx_load_u(T, slx_nmin(T, x, 0));
-    if (x == L->head) /* gap [0, first start) */
-        return at_end ? UINT64_MAX : next_start;
-    uint64_t best = 0;
+    if (x == L->head) {
+        if (at_end)
+            slx_runs_add(&r, 0, T->key_max);
+        else if (next_start > 0)
+            slx_runs_add(&r, 0, next_start - 1);
+        return r;
+    }
     const unsigned char *lasts = slx_lasts(T, x);
     for (unsigned j = 0; j < x->n; j++) {
         uint64_t last = slx_load_u(T, lasts + (size_t)j * T->ks);
-        uint64_t g;
-        if (j + 1 < x->n)
-            g = slx_load_u(T, slx_key(T, x, j + 1)) - last - 1;
-        else if (!at_end)
-            g = next_start - last - 1;
-        else
-            g = T->key_max - last; /* [last + 1, key_max] */
-        if (g > best)
-            best = g;
+        if (j + 1 < x->n || !at_end) {
+            uint64_t ns =
+                j + 1 < x->n ? slx_load_u(T, slx_key(T, x, j + 1)) : next_start;
+            if (ns - last > 1)
+                slx_runs_add(&r, last + 1, ns - 1);
+        } else if (last < T->key_max) {
+            slx_runs_add(&r, last + 1, T->key_max);
+        }
     }
-    return best;
+    return r;
+}
+
+SLX_HOT void slx_runs_max(struct slx_runs *m, const uint64_t *g)
+{
+    if (g[0] > m->gap)
+        m->gap = g[0];
+    if (g[1] > m->blk)
+        m->blk = g[1];
 }
 
 /* Recompute the summaries that cover leaf x, bottom-up: x's own level-0
@@ -841,20 +903,21 @@ SLX_COLD uint64_t slx_leaf_gap(const struct slx_type *T,
 SLX_COLD void slx_gap_fix(const struct slx_type *T, const struct slx_list *L,
                           struct slx_leaf *x)
 {
-    *slx_gap(T, x, 0) = slx_leaf_gap(T, L, x);
+    struct slx_runs r = slx_leaf_runs(T, L, x);
+    slx_gap(T, x, 0)[0] = r.gap;
+    slx_gap(T, x, 0)[1] = r.blk;
     struct slx_leaf *o = x;
     for (unsigned l = 1; l < L->top; l++) {
         o = slx_owner(T, o, l);
         struct slx_leaf *end = slx_next(T, o, l);
-        uint64_t m = 0;
+        struct slx_runs m = {0, 0};
         struct slx_leaf *c = o;
         do {
-            uint64_t g = *slx_gap(T, c, l - 1);
-            if (g > m)
-                m = g;
+            slx_runs_max(&m, slx_gap(T, c, l - 1));
             c = slx_next(T, c, l - 1);
         } while (c != end);
-        *slx_gap(T, o, l) = m;
+        slx_gap(T, o, l)[0] = m.gap;
+        slx_gap(T, o, l)[1] = m.blk;
     }
 }
 
@@ -1443,6 +1506,7 @@ SLX_HOT int slx_ext_insert(const struct slx_type *T, struct slx_list *L,
 /* Hole search. A request: size, alignment mask and the window [lo, hi]. */
 struct slx_holereq {
     uint64_t size, amask, lo, hi;
+    uint64_t need; /* 1 + log2 of the aligned block any fit contains */
     int highest;
     uint64_t found;
 };
@@ -1473,7 +1537,7 @@ SLX_HOT int slx_fit(struct slx_holereq *r, uint64_t gs, uint64_t ge)
     return 1;
 }
 
-/* The free runs owned by leaf x (see slx_leaf_gap), tried in order. */
+/* The free runs owned by leaf x (see slx_leaf_runs), tried in order. */
 SLX_COLD int slx_hole_in_leaf(const struct slx_type *T,
                               const struct slx_list *L,
                               const struct slx_leaf *x, struct slx_holereq *r)
@@ -1513,7 +1577,8 @@ SLX_HOT int slx_span_may_fit(const struct slx_type *T, const struct slx_list *L,
                              struct slx_leaf *x, unsigned l,
                              const struct slx_holereq *r)
 {
-    if (*slx_gap(T, x, l) < r->size)
+    const uint64_t *g = slx_gap(T, x, l);
+    if (g[0] < r->size || g[1] < r->need)
         return 0;
     if (x != L->head && slx_load_u(T, slx_key(T, x, 0)) >= r->hi)
         return 0;
@@ -1565,8 +1630,16 @@ SLX_COLD int slx_ext_insert_hole(const struct slx_type *T, struct slx_list *L,
         lo > hi || hi > T->key_max ||
         (flags != SKIPLIST_HOLE_LOWEST && flags != SKIPLIST_HOLE_HIGHEST))
         return -EINVAL;
-    struct slx_holereq r = {
-        size, align - 1, lo, hi, flags == SKIPLIST_HOLE_HIGHEST, 0};
+    /* A fit [s, s + size) with s a multiple of align holds the aligned
+     * block [s, s + b), b = min(align, largest power of two <= size). */
+    unsigned la = slx_log2(align), ls = slx_log2(size);
+    struct slx_holereq r = {size,
+                            align - 1,
+                            lo,
+                            hi,
+                            (la < ls ? la : ls) + 1u,
+                            flags == SKIPLIST_HOLE_HIGHEST,
+                            0};
     if (hi - lo < size - 1)
         return -ENOSPC;
     int ok;
@@ -1731,19 +1804,24 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
             struct slx_leaf *x = h;
             do {
                 struct slx_leaf *end = slx_next(T, x, l);
-                uint64_t m = 0;
+                struct slx_runs m = {0, 0};
                 struct slx_leaf *c = x;
                 do {
-                    uint64_t g = slx_leaf_gap(T, L, c);
-                    if (g > m)
-                        m = g;
+                    struct slx_runs r = slx_leaf_runs(T, L, c);
+                    uint64_t g[2] = {r.gap, r.blk};
+                    slx_runs_max(&m, g);
                     c = slx_next(T, c, 0);
                 } while (c != end);
-                if (*slx_gap(T, x, l) != m)
+                if (slx_gap(T, x, l)[0] != m.gap)
                     return slx_fail(why, len,
                                     "gap summary wrong on level "
                                     "%zu (should be %zu)",
-                                    l, (size_t)m);
+                                    l, (size_t)m.gap);
+                if (slx_gap(T, x, l)[1] != m.blk)
+                    return slx_fail(why, len,
+                                    "aligned-block summary wrong on level "
+                                    "%zu (should be %zu)",
+                                    l, (size_t)m.blk);
                 x = end;
             } while (x != h);
         }
@@ -1890,7 +1968,7 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
         (PSHIFT),                                                             \
         sizeof(K_T),                                                          \
         sizeof(struct slx_linkhdr) + SLX_ROUND8(sizeof(K_T)) +                \
-            ((EXT) ? sizeof(uint64_t) : 0),                                   \
+            ((EXT) ? 2 * sizeof(uint64_t) : 0),                               \
         SLX_ROUND8((size_t)(KPN) * sizeof(K_T)),                              \
         (HOOKOFF),                                                            \
         (EXT),                                                                \
