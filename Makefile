@@ -68,7 +68,7 @@ format-check:
 # generate: make expand
 expand:
 	@printf '#include "skiplist.h"\nstruct item { unsigned long key; };\n#define KEY(e) ((e)->key)\nSKIPLIST_DEFINE(imap, struct item, unsigned long, KEY, SKIPLIST_CMP_NUM, SKIPLIST_DEFAULTS)\n' \
-	  | $(CC) -E -P -I. -x c - | clang-format
+	  | $(CC) -E -P -I. -x c - | clang-format | sed -n '/^struct imap {/,$$p'
 
 install:
 	install -d $(DESTDIR)$(PREFIX)/include
