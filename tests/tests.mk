@@ -87,3 +87,46 @@ test: test-deps
 	$(TEST_BIN)
 
 .PHONY: test-headers
+
+# ------------------------------------------------------------------ fuzzing
+# libFuzzer harnesses (tests/fuzz/fuzz_*.c), one per face, each checking
+# the library against a model and aborting on any mismatch. Not part of
+# `make test`. `make fuzz` builds them with clang and runs each for
+# FUZZ_SECONDS, starting from a scratch copy of the committed seed corpus
+# (build/fuzz/corpus/<target>, refreshed every run, so tests/fuzz/corpus is
+# never modified); it fails if any harness finds a crash, which is left in
+# build/fuzz/crash-<target>-*. Replay one: build/fuzz/fuzz_<target> <file>.
+FUZZ_SECONDS ?= 30
+FUZZ_CC      ?= clang
+FUZZ_TARGETS := map extent pq
+FUZZ_DIR     := $(BUILD)/fuzz
+FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
+FUZZ_CFLAGS  := -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
+                -fno-sanitize-recover=all -Wall -Wextra -Wpedantic -Werror -I.
+FUZZ_RUNOPTS := -max_len=512 -timeout=20 -print_final_stats=1
+
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h \
+                    tests/test_common.h tests/model_map.h tests/model_extent.h \
+                    $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $<
+
+fuzz-deps:
+	@command -v $(FUZZ_CC) >/dev/null 2>&1 || tools/install-deps.sh clang
+
+fuzz: fuzz-deps
+	$(MAKE) --no-print-directory -j$(TEST_JOBS) $(FUZZ_BINS)
+	@fail=0; for t in $(FUZZ_TARGETS); do \
+	    c=$(FUZZ_DIR)/corpus/$$t; log=$(FUZZ_DIR)/fuzz_$$t.log; \
+	    rm -rf $$c && mkdir -p $$c && cp tests/fuzz/corpus/$$t/* $$c/; \
+	    echo "==== fuzz_$$t: $(FUZZ_SECONDS) s (log: $$log)"; \
+	    if $(FUZZ_DIR)/fuzz_$$t $(FUZZ_RUNOPTS) \
+	        -max_total_time=$(FUZZ_SECONDS) \
+	        -artifact_prefix=$(FUZZ_DIR)/crash-$$t- $$c >$$log 2>&1; then \
+	        grep -E '^#[0-9]+[[:space:]]+DONE' $$log; \
+	    else \
+	        tail -n 40 $$log; echo "FAILED: fuzz_$$t"; fail=1; \
+	    fi; \
+	done; exit $$fail
+
+.PHONY: fuzz fuzz-deps
