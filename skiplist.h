@@ -233,6 +233,9 @@ struct slx_type {
 };
 
 #define SLX_ROUND8(x) (((x) + 7u) & ~(size_t)7u)
+/* Largest key type (a compile-time check per instance), so the engine can
+ * copy a key into a stack buffer without a fallback. */
+#define SLX_KEY_MAX 64
 
 /* --- leaf layout --------------------------------------------------- */
 
@@ -1209,11 +1212,7 @@ SLX_HOT struct slx_leaf *slx_locate(const struct slx_type *T,
             }
         return NULL;
     }
-    unsigned char kbuf[64];
-    unsigned char *key =
-        T->ks <= sizeof kbuf ? kbuf : (unsigned char *)malloc(T->ks);
-    if (!key)
-        return NULL;
+    unsigned char key[SLX_KEY_MAX];
     T->key_of(e, key);
     unsigned i;
     struct slx_leaf *x = slx_bound(T, L, key, 1, &i);
@@ -1229,8 +1228,6 @@ SLX_HOT struct slx_leaf *slx_locate(const struct slx_type *T,
             i = 0;
         }
     }
-    if (key != kbuf)
-        free(key);
     return found;
 }
 
@@ -1264,35 +1261,26 @@ SLX_HOT int slx_insert_unique(const struct slx_type *T, struct slx_list *L,
 {
     if (!e)
         return -EINVAL;
-    unsigned char key[64 > sizeof(void *) ? 64 : sizeof(void *)];
-    if (T->ks > sizeof key)
-        return -EINVAL; /* keys over 64 bytes: see SKIPLIST_DEFINE */
+    unsigned char key[SLX_KEY_MAX];
     T->key_of(e, key);
     struct slx_leaf *x = slx_descend(T, L, key, 1);
-    unsigned i = 0;
-    if (x != L->head) {
-        i = slx_leaf_search(T, x, key, 1);
-        if (i < x->n) {
-            if (T->cmp(slx_key(T, x, i), key) == 0) {
-                if (existing)
-                    *existing = slx_ptrs(T, x)[i];
-                return -EEXIST;
-            }
-        } else {
-            struct slx_leaf *nx = slx_next(T, x, 0);
-            if (nx != L->head && T->cmp(slx_nmin(T, x, 0), key) == 0) {
-                if (existing)
-                    *existing = slx_ptrs(T, nx)[0];
-                return -EEXIST;
-            }
-        }
-    } else { /* (an empty sole leaf's cached key is stale: skip it) */
-        struct slx_leaf *nx = slx_next(T, x, 0);
-        if (nx != L->head && nx->n && T->cmp(slx_nmin(T, x, 0), key) == 0) {
-            if (existing)
-                *existing = slx_ptrs(T, nx)[0];
-            return -EEXIST;
-        }
+    unsigned i = x == L->head ? 0 : slx_leaf_search(T, x, key, 1);
+    /* The first slot >= key is (x, i) or, past x's slots (or x the head),
+     * the next leaf's first, whose key x's level-0 link caches. An empty
+     * sole leaf has no first slot (and a stale cached key). */
+    struct slx_leaf *c = x;
+    const void *ck = NULL;
+    if (x != L->head && i < x->n) {
+        ck = slx_key(T, x, i);
+    } else {
+        c = slx_next(T, x, 0);
+        if (c != L->head && c->n)
+            ck = slx_nmin(T, x, 0);
+    }
+    if (ck && T->cmp(ck, key) == 0) {
+        if (existing)
+            *existing = slx_ptrs(T, c)[c == x ? i : 0];
+        return -EEXIST;
     }
     struct slx_slotval v = {key, e, 0};
     return slx_insert_slot(T, L, x, i, &v);
@@ -1304,9 +1292,7 @@ SLX_HOT int slx_insert_multi(const struct slx_type *T, struct slx_list *L,
 {
     if (!e)
         return -EINVAL;
-    unsigned char key[64 > sizeof(void *) ? 64 : sizeof(void *)];
-    if (T->ks > sizeof key)
-        return -EINVAL;
+    unsigned char key[SLX_KEY_MAX];
     T->key_of(e, key);
     struct slx_leaf *x = slx_descend(T, L, key, 0);
     unsigned i = x == L->head ? 0 : slx_leaf_search(T, x, key, 0);
@@ -1326,7 +1312,7 @@ SLX_COLD int slx_requeue(const struct slx_type *T, struct slx_list *L, void *e)
     struct slx_leaf *x = slx_locate(T, L, e, &i);
     if (!x)
         return -ENOENT;
-    unsigned char key[64];
+    unsigned char key[SLX_KEY_MAX];
     T->key_of(e, key);
     struct slx_leaf *h = L->head;
     struct slx_leaf *pv = slx_prev(T, x, 0);
@@ -1680,7 +1666,7 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
     if (L->top > T->max_level)
         return slx_fail(why, len, "top %zu above max level %zu", L->top,
                         T->max_level);
-    unsigned char kbuf[64];
+    unsigned char kbuf[SLX_KEY_MAX];
     size_t count = 0, nleaves = 0;
     unsigned maxlvl = 0;
     struct slx_leaf *prevleaf = h;
@@ -1720,14 +1706,12 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
             if (i > 0 && T->cmp(slx_key(T, x, i - 1), slx_key(T, x, i)) > 0)
                 return slx_fail(why, len, "leaf %zu slot %zu out of order",
                                 nleaves, i);
-            if (T->ks <= sizeof kbuf) {
-                T->key_of(p[i], kbuf);
-                if (T->cmp(kbuf, slx_key(T, x, i)) != 0)
-                    return slx_fail(why, len,
-                                    "leaf %zu slot %zu: element key differs "
-                                    "from the leaf's copy",
-                                    nleaves, i);
-            }
+            T->key_of(p[i], kbuf);
+            if (T->cmp(kbuf, slx_key(T, x, i)) != 0)
+                return slx_fail(why, len,
+                                "leaf %zu slot %zu: element key differs "
+                                "from the leaf's copy",
+                                nleaves, i);
             if (T->hook_off >= 0 && slx_get_hook(T, p[i]) != x)
                 return slx_fail(why, len, "leaf %zu slot %zu: hook stale",
                                 nleaves, i);
@@ -2114,9 +2098,9 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
         return (T *)slx_iter_resync(&SLX_CAT(name, _slx_type), &it->it, e);    \
     }
 
-#define SLX_CHECK_KEYSIZE(name, K_T)                              \
-    SLX_STATIC_ASSERT(SLX_CAT(name, _keysize), sizeof(K_T) <= 64, \
-                      "skiplist " #name                           \
+#define SLX_CHECK_KEYSIZE(name, K_T)                                       \
+    SLX_STATIC_ASSERT(SLX_CAT(name, _keysize), sizeof(K_T) <= SLX_KEY_MAX, \
+                      "skiplist " #name                                    \
                       ": key type (K_T) must be at most 64 bytes")
 
 /* Ordered index: unique and multi inserts, erase by key. */
