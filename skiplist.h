@@ -174,7 +174,8 @@ struct slx_leaf {
     uint16_t n;     /* slots in use */
     uint8_t level;  /* number of links */
     uint8_t unused; /* padding, zero */
-    uint32_t pad;
+    uint16_t off;   /* priority queue: first slot in use (see slx_off) */
+    uint16_t pad;
 };
 
 /* A link: next and prev leaf at this level (circular through the head),
@@ -285,10 +286,21 @@ SLX_HOT uint64_t *slx_gap(const struct slx_type *T, const struct slx_leaf *x,
                                 SLX_ROUND8(T->ks));
 }
 
+/* Priority-queue leaves hold their slots in a window [off, off + n) of
+ * the kpn physical slots, so that a pop (or any removal near the front)
+ * moves nothing: it only advances off. The ordered index and extent faces
+ * keep off at 0, a constant the compiler folds away. Every slot index in
+ * the engine is logical, relative to off; only slx_keys/slx_ptrs and
+ * slx_compact see physical slots. */
+SLX_HOT unsigned slx_off(const struct slx_type *T, const struct slx_leaf *x)
+{
+    return T->hook_off >= 0 ? x->off : 0u;
+}
+
 SLX_HOT unsigned char *slx_keys(const struct slx_type *T,
                                 const struct slx_leaf *x)
 {
-    return slx_link(T, x, x->level);
+    return slx_link(T, x, x->level) + (size_t)slx_off(T, x) * T->ks;
 }
 
 SLX_HOT unsigned char *slx_key(const struct slx_type *T,
@@ -299,14 +311,16 @@ SLX_HOT unsigned char *slx_key(const struct slx_type *T,
 
 SLX_HOT void **slx_ptrs(const struct slx_type *T, const struct slx_leaf *x)
 {
-    return (void **)(void *)(slx_keys(T, x) + T->keys_bytes);
+    return (void **)(void *)(slx_link(T, x, x->level) + T->keys_bytes) +
+           slx_off(T, x);
 }
 
 /* Extent face: inclusive last key of each slot. */
 SLX_HOT unsigned char *slx_lasts(const struct slx_type *T,
                                  const struct slx_leaf *x)
 {
-    return (unsigned char *)(slx_ptrs(T, x) + T->kpn);
+    return slx_link(T, x, x->level) + T->keys_bytes +
+           (size_t)T->kpn * sizeof(void *);
 }
 
 SLX_HOT size_t slx_leaf_size(const struct slx_type *T, unsigned level)
@@ -469,6 +483,7 @@ SLX_COLD struct slx_leaf *slx_alloc_leaf(const struct slx_type *T,
         x = L->spare;
         L->spare = NULL;
         x->n = 0;
+        x->off = 0;
         return x;
     }
     if (L->default_alloc) {
@@ -483,6 +498,7 @@ SLX_COLD struct slx_leaf *slx_alloc_leaf(const struct slx_type *T,
     x->n = 0;
     x->level = (uint8_t)level;
     x->unused = 0;
+    x->off = 0;
     x->pad = 0;
     return x;
 }
@@ -638,16 +654,21 @@ SLX_HOT struct slx_leaf *slx_descend(const struct slx_type *T,
                                      const struct slx_list *L, const void *key,
                                      int strict)
 {
-    struct slx_leaf *h = L->head;
-    struct slx_leaf *x = h;
+    struct slx_leaf *x = L->head;
+    /* A leaf found past key on one level is past it on every level below:
+     * reaching it again ends the level without a compare. The head (the
+     * end of every level) is such a leaf from the start. */
+    struct slx_leaf *stop = L->head;
     for (unsigned l = L->top; l-- > 0;) {
         for (;;) {
             struct slx_leaf *nx = slx_next(T, x, l);
-            if (nx == h)
+            if (nx == stop)
                 break;
             int c = T->cmp(slx_nmin(T, x, l), key);
-            if (strict ? c >= 0 : c > 0)
+            if (strict ? c >= 0 : c > 0) {
+                stop = nx;
                 break;
+            }
             x = nx;
         }
         /* Going down: the next step on the level below, if any, loads
@@ -665,12 +686,16 @@ SLX_HOT void slx_prefetch_slots(const struct slx_type *T,
                                 const struct slx_leaf *x)
 {
     const unsigned char *k = slx_keys(T, x);
-    size_t kb = (size_t)x->n * T->ks;
-    for (size_t off = 0; off < kb; off += 64)
-        SLX_PREFETCH(k + off);
     const unsigned char *p = (const unsigned char *)slx_ptrs(T, x);
+    SLX_PREFETCH(k);
+    SLX_PREFETCH(p);
+    size_t kb = (size_t)x->n * T->ks;
+    if (kb <= 64) /* a small leaf: one line each, and likely hot */
+        return;
+    for (size_t off = 64; off < kb; off += 64)
+        SLX_PREFETCH(k + off);
     size_t pb = (size_t)x->n * sizeof(void *);
-    for (size_t off = 0; off < pb; off += 64)
+    for (size_t off = 64; off < pb; off += 64)
         SLX_PREFETCH(p + off);
 }
 
@@ -765,8 +790,10 @@ SLX_HOT struct slx_leaf *slx_owner(const struct slx_type *T, struct slx_leaf *x,
 /* x's first key changed: refresh the cached copy in its predecessors. */
 SLX_HOT void slx_min_changed(const struct slx_type *T, struct slx_leaf *x)
 {
-    for (unsigned l = 0; l < x->level; l++)
-        memcpy(slx_nmin(T, slx_prev(T, x, l), l), slx_key(T, x, 0), T->ks);
+    unsigned level = x->level; /* read once: the copies may alias it */
+    const unsigned char *k0 = slx_keys(T, x);
+    for (unsigned l = 0; l < level; l++)
+        memcpy(slx_nmin(T, slx_prev(T, x, l), l), k0, T->ks);
 }
 
 /* Link y (slots already filled) right after x on every level of y. */
@@ -926,6 +953,47 @@ SLX_COLD void slx_gap_fix(const struct slx_type *T, const struct slx_list *L,
 
 /* --- slot moves ---------------------------------------------------- */
 
+/* memmove of cnt items of size bytes, for the short shifts that dominate
+ * small leaves and queues: up to 32 bytes it loads both ends before
+ * storing either (so overlap is safe) with fixed-size copies the compiler
+ * turns into single moves, instead of a library call whose dispatch costs
+ * more than the copy. size is a constant at every call, so the cases
+ * below it fold away. */
+SLX_HOT void slx_memmove(void *d, const void *s, unsigned cnt, size_t size)
+{
+    unsigned char *dp = (unsigned char *)d;
+    const unsigned char *sp = (const unsigned char *)s;
+    size_t len = (size_t)cnt * size;
+    if (cnt == 0)
+        return;
+    if (len > 32) {
+        memmove(d, s, len);
+    } else if (len >= 16) {
+        unsigned char a[16], b[16];
+        memcpy(a, sp, 16);
+        memcpy(b, sp + len - 16, 16);
+        memcpy(dp, a, 16);
+        memcpy(dp + len - 16, b, 16);
+    } else if (len >= 8) {
+        uint64_t a, b;
+        memcpy(&a, sp, 8);
+        memcpy(&b, sp + len - 8, 8);
+        memcpy(dp, &a, 8);
+        memcpy(dp + len - 8, &b, 8);
+    } else if (len >= 4) {
+        uint32_t a, b;
+        memcpy(&a, sp, 4);
+        memcpy(&b, sp + len - 4, 4);
+        memcpy(dp, &a, 4);
+        memcpy(dp + len - 4, &b, 4);
+    } else {
+        unsigned char a = sp[0], b = sp[len / 2], c = sp[len - 1];
+        dp[0] = a;
+        dp[len / 2] = b;
+        dp[len - 1] = c;
+    }
+}
+
 /* Copy cnt slots from (src, si) to (dst, di); the ranges may overlap only
  * when src == dst. Moving into another leaf re-points the elements' hooks. */
 SLX_HOT void slx_move_slots(const struct slx_type *T, struct slx_leaf *dst,
@@ -934,12 +1002,12 @@ SLX_HOT void slx_move_slots(const struct slx_type *T, struct slx_leaf *dst,
 {
     if (!cnt)
         return;
-    memmove(slx_key(T, dst, di), slx_key(T, src, si), (size_t)cnt * T->ks);
-    memmove(slx_ptrs(T, dst) + di, slx_ptrs(T, src) + si,
-            (size_t)cnt * sizeof(void *));
+    slx_memmove(slx_key(T, dst, di), slx_key(T, src, si), cnt, T->ks);
+    slx_memmove(slx_ptrs(T, dst) + di, slx_ptrs(T, src) + si, cnt,
+                sizeof(void *));
     if (T->extent)
-        memmove(slx_lasts(T, dst) + (size_t)di * T->ks,
-                slx_lasts(T, src) + (size_t)si * T->ks, (size_t)cnt * T->ks);
+        slx_memmove(slx_lasts(T, dst) + (size_t)di * T->ks,
+                    slx_lasts(T, src) + (size_t)si * T->ks, cnt, T->ks);
     if (T->hook_off >= 0 && dst != src) {
         void **p = slx_ptrs(T, dst);
         for (unsigned i = 0; i < cnt; i++)
@@ -954,17 +1022,51 @@ struct slx_slotval {
     uint64_t last;
 };
 
-/* Put v at (x, i), x having room. */
+/* Move a windowed leaf's slots back to physical slot 0, so that its free
+ * slots are all at the end: for the cold paths that append many slots. */
+SLX_COLD void slx_compact(const struct slx_type *T, struct slx_leaf *x)
+{
+    unsigned off = slx_off(T, x);
+    if (!off)
+        return;
+    unsigned char *keys = slx_link(T, x, x->level);
+    void **ptrs = (void **)(void *)(keys + T->keys_bytes);
+    memmove(keys, keys + (size_t)off * T->ks, (size_t)x->n * T->ks);
+    memmove(ptrs, ptrs + off, (size_t)x->n * sizeof(void *));
+    x->off = 0;
+}
+
+/* Put v at (x, i), x having room. The slot arrays are addressed once up
+ * front: the shifts' stores may alias the header, and recomputing the
+ * addresses after each would cost more than the shifts of a small leaf.
+ * A windowed leaf opens the slot on whichever side is shorter and has
+ * room: pushing just behind a queue's front then moves almost nothing. */
 SLX_HOT void slx_place(const struct slx_type *T, struct slx_leaf *x, unsigned i,
                        const struct slx_slotval *v)
 {
-    slx_move_slots(T, x, i + 1, x, i, x->n - i);
-    memcpy(slx_key(T, x, i), v->key, T->ks);
-    slx_ptrs(T, x)[i] = v->elem;
+    size_t ks = T->ks;
+    unsigned n = x->n, off = slx_off(T, x);
+    unsigned char *k = slx_keys(T, x);
+    void **p = slx_ptrs(T, x);
+    unsigned char *la = T->extent ? slx_lasts(T, x) : NULL;
+    if (off > 0 && (i < n - i || off + n == T->kpn)) {
+        x->off = (uint16_t)(off - 1); /* old logical j is now j + 1 */
+        k -= ks;
+        p--;
+        slx_memmove(k, k + ks, i, ks);
+        slx_memmove(p, p + 1, i, sizeof(void *));
+    } else {
+        slx_memmove(k + (i + 1) * ks, k + i * ks, n - i, ks);
+        slx_memmove(p + i + 1, p + i, n - i, sizeof(void *));
+        if (T->extent)
+            slx_memmove(la + (i + 1) * ks, la + i * ks, n - i, ks);
+    }
+    memcpy(k + i * ks, v->key, ks);
+    p[i] = v->elem;
     if (T->extent)
-        slx_store_u(T, slx_lasts(T, x) + (size_t)i * T->ks, v->last);
+        slx_store_u(T, la + i * ks, v->last);
     slx_set_hook(T, v->elem, x);
-    x->n++;
+    x->n = (uint16_t)(n + 1);
     if (i == 0)
         slx_min_changed(T, x);
 }
@@ -986,6 +1088,7 @@ SLX_COLD struct slx_leaf *slx_shift_room(const struct slx_type *T,
     unsigned need = kpn / 8 > 2 ? kpn / 8 : 2;
     if (nx != h && nx->n + need <= kpn) {
         unsigned m = (kpn - nx->n) / 2;
+        slx_compact(T, nx);
         slx_move_slots(T, nx, m, nx, 0, nx->n);
         slx_move_slots(T, nx, 0, x, kpn - m, m);
         nx->n = (uint16_t)(nx->n + m);
@@ -1006,6 +1109,7 @@ SLX_COLD struct slx_leaf *slx_shift_room(const struct slx_type *T,
             m = *i;
         if (m == 0)
             return NULL;
+        slx_compact(T, pv);
         slx_move_slots(T, pv, pv->n, x, 0, m);
         slx_move_slots(T, x, 0, x, m, x->n - m);
         pv->n = (uint16_t)(pv->n + m);
@@ -1072,7 +1176,9 @@ SLX_COLD int slx_insert_at(const struct slx_type *T, struct slx_list *L,
         x = slx_next(T, h, 0);
         i = 0;
         if (x == h) { /* empty list: the first leaf */
-            x = slx_alloc_leaf(T, L, slx_random_level(T, L));
+            /* One level: a small list's searches then descend one level
+             * only (the head is tall enough for whatever comes next). */
+            x = slx_alloc_leaf(T, L, 1);
             if (!x)
                 return -ENOMEM;
             memcpy(slx_key(T, x, 0), v->key, T->ks); /* for link caches */
@@ -1131,6 +1237,7 @@ SLX_COLD void slx_rebalance(const struct slx_type *T, struct slx_list *L,
     struct slx_leaf *nx = slx_next(T, x, 0);
     struct slx_leaf *pv = slx_prev(T, x, 0);
     if (nx != h && x->n + nx->n <= room) {
+        slx_compact(T, x);
         slx_move_slots(T, x, x->n, nx, 0, nx->n);
         x->n = (uint16_t)(x->n + nx->n);
         nx->n = 0;
@@ -1138,6 +1245,7 @@ SLX_COLD void slx_rebalance(const struct slx_type *T, struct slx_list *L,
         if (T->extent)
             slx_gap_fix(T, L, x);
     } else if (pv != h && x->n + pv->n <= room) {
+        slx_compact(T, pv);
         slx_move_slots(T, pv, pv->n, x, 0, x->n);
         pv->n = (uint16_t)(pv->n + x->n);
         x->n = 0;
@@ -1149,9 +1257,27 @@ SLX_COLD void slx_rebalance(const struct slx_type *T, struct slx_list *L,
 SLX_HOT void *slx_take(const struct slx_type *T, struct slx_list *L,
                        struct slx_leaf *x, unsigned i)
 {
-    void *e = slx_ptrs(T, x)[i];
-    slx_move_slots(T, x, i, x, i + 1, x->n - i - 1u);
-    x->n--;
+    size_t ks = T->ks;
+    unsigned n = x->n, off = slx_off(T, x);
+    unsigned char *k = slx_keys(T, x);
+    void **p = slx_ptrs(T, x);
+    void *e = p[i];
+    unsigned after = n - i - 1u;
+    if (T->hook_off >= 0 && i <= after) { /* windowed: close from the front */
+        slx_memmove(k + ks, k, i, ks);
+        slx_memmove(p + 1, p, i, sizeof(void *));
+        x->off = (uint16_t)(n > 1 ? off + 1 : 0);
+    } else {
+        slx_memmove(k + i * ks, k + (i + 1) * ks, after, ks);
+        slx_memmove(p + i, p + i + 1, after, sizeof(void *));
+        if (T->extent) {
+            unsigned char *la = slx_lasts(T, x);
+            slx_memmove(la + i * ks, la + (i + 1) * ks, after, ks);
+        }
+        if (n == 1)
+            x->off = 0;
+    }
+    x->n = (uint16_t)(n - 1);
     slx_set_hook(T, e, NULL);
     if (i == 0 && x->n > 0)
         slx_min_changed(T, x);
@@ -1183,7 +1309,15 @@ SLX_HOT void *slx_pop_first(const struct slx_type *T, struct slx_list *L)
     struct slx_leaf *x = slx_next(T, L->head, 0);
     if (x == L->head || x->n == 0)
         return NULL;
-    return slx_remove_at(T, L, x, 0);
+    if (T->hook_off < 0)
+        return slx_remove_at(T, L, x, 0);
+    /* A queue's front leaf drains by pops: merging its last few slots
+     * with the next leaf would move elements about to leave. It goes
+     * when empty (the sole leaf stays, see slx_rebalance). */
+    void *e = slx_take(T, L, x, 0);
+    if (SLX_UNLIKELY(x->n == 0) && L->nleaves > 1)
+        slx_rebalance(T, L, x);
+    return e;
 }
 
 SLX_HOT void *slx_pop_last(const struct slx_type *T, struct slx_list *L)
@@ -1294,7 +1428,11 @@ SLX_HOT int slx_insert_multi(const struct slx_type *T, struct slx_list *L,
         return -EINVAL;
     unsigned char key[SLX_KEY_MAX];
     T->key_of(e, key);
-    struct slx_leaf *x = slx_descend(T, L, key, 0);
+    struct slx_leaf *x;
+    if (L->nleaves == 1) /* a small list or queue: no levels to descend */
+        x = slx_next(T, L->head, 0);
+    else
+        x = slx_descend(T, L, key, 0);
     unsigned i = x == L->head ? 0 : slx_leaf_search(T, x, key, 0);
     struct slx_slotval v = {key, e, 0};
     return slx_insert_slot(T, L, x, i, &v);
@@ -1684,12 +1822,16 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
         if ((x->n == 0 && !sole_empty) || x->n > T->kpn)
             return slx_fail(why, len, "leaf %zu holds %zu slots", nleaves,
                             x->n);
+        if ((size_t)x->off + x->n > T->kpn || (T->hook_off < 0 && x->off))
+            return slx_fail(why, len, "leaf %zu: slot window starts at %zu",
+                            nleaves, x->off);
         if (x->level == 0 || x->level > T->max_level)
             return slx_fail(why, len, "leaf %zu has level %zu", nleaves,
                             x->level);
         if (x->level > maxlvl)
             maxlvl = x->level;
-        if (T->cmp(slx_nmin(T, prevleaf, 0), slx_key(T, x, 0)) != 0)
+        if (!sole_empty &&
+            T->cmp(slx_nmin(T, prevleaf, 0), slx_key(T, x, 0)) != 0)
             return slx_fail(why, len, "leaf %zu: cached first key stale%zu",
                             nleaves, 0);
         if (prevleaf != h && T->cmp(slx_key(T, prevleaf, prevleaf->n - 1u),
