@@ -690,7 +690,9 @@ SLX_HOT void slx_prefetch_slots(const struct slx_type *T,
     SLX_PREFETCH(k);
     SLX_PREFETCH(p);
     size_t kb = (size_t)x->n * T->ks;
-    if (kb <= 64) /* a small leaf: one line each, and likely hot */
+    /* A small leaf is one line each and likely hot; a queue's leaves are
+     * hot by use (every push lands near where the last ones did). */
+    if (kb <= 64 || T->hook_off >= 0)
         return;
     for (size_t off = 64; off < kb; off += 64)
         SLX_PREFETCH(k + off);

@@ -7,8 +7,13 @@
 #include "bench/pq_impl.h"
 
 #define PQ_ELEM_KEY(e) ((e)->key)
+/* Tuning: -DPQ_SL_CONFIG=KPN,MAXLVL,PSHIFT in BENCH_OPT measures another
+ * configuration under the name "skiplist". */
+#ifndef PQ_SL_CONFIG
+#define PQ_SL_CONFIG SKIPLIST_DEFAULTS
+#endif
 SKIPLIST_PQ_DEFINE(bpq_sl, struct pq_elem, hook, uint64_t, PQ_ELEM_KEY,
-                   SKIPLIST_CMP_NUM, SKIPLIST_DEFAULTS)
+                   SKIPLIST_CMP_NUM, PQ_SL_CONFIG)
 SKIPLIST_PQ_DEFINE(bpq_k1, struct pq_elem, hook, uint64_t, PQ_ELEM_KEY,
                    SKIPLIST_CMP_NUM, 1, SKIPLIST_DEFAULT_MAXLVL,
                    SKIPLIST_DEFAULT_PSHIFT)
