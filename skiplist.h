@@ -707,10 +707,19 @@ SLX_HOT unsigned slx_leaf_search(const struct slx_type *T,
                                  int strict)
 {
     const unsigned char *k = slx_keys(T, x);
-    slx_prefetch_slots(T, x);
     unsigned n = x->n;
-    if (n == 0)
-        return 0;
+    if (n <= 8) {
+        /* A few keys: count those before key. The compares do not depend
+         * on each other, where a binary search chains load, compare and
+         * select per probe (small queues live here). */
+        unsigned cnt = 0;
+        for (unsigned j = 0; j < n; j++) {
+            int c = T->cmp(k + (size_t)j * T->ks, key);
+            cnt += (strict ? c < 0 : c <= 0) ? 1u : 0u;
+        }
+        return cnt;
+    }
+    slx_prefetch_slots(T, x);
     /* Branch-free: the trip count depends on n only and the step is a
      * conditional move, so random keys cost no mispredictions. Invariant:
      * the answer lies in [base, base + len]. */
