@@ -82,7 +82,9 @@ extern "C" {
 #define SKIPLIST_DEFAULTS \
     SKIPLIST_DEFAULT_KPN, SKIPLIST_DEFAULT_MAXLVL, SKIPLIST_DEFAULT_PSHIFT
 
-/** Three-way comparison usable for any arithmetic key type. */
+/** Three-way comparison usable for any arithmetic key type. Instances
+ *  given this very name compare with a plain < in their searches (see
+ *  SLX_LESS): compilers do not reduce the three-way form to one compare. */
 #define SKIPLIST_CMP_NUM(a, b) (((a) > (b)) - ((a) < (b)))
 
 /** Hole search direction for name_insert_hole(). */
@@ -157,6 +159,21 @@ extern int madvise(void *addr, size_t len, int advice);
 #define SLX_CAT_(a, b) a##b
 #define SLX_CAT(a, b) SLX_CAT_(a, b)
 
+/* SLX_LESS(CMP, x, y): x before y. When CMP is the token SKIPLIST_CMP_NUM
+ * this is x < y, else CMP(x, y) < 0. The test pastes CMP onto a probe
+ * name: only SLX_PROBE_SKIPLIST_CMP_NUM is a macro, and it shifts a 1 into
+ * the second argument. (So CMP must be an identifier: a function or macro
+ * name, as every comparator passed to SKIPLIST_DEFINE is.) */
+#define SLX_PROBE_SKIPLIST_CMP_NUM ~, 1
+#define SLX_SECOND(...) SLX_SECOND_(__VA_ARGS__, ~)
+#define SLX_SECOND_(a, b, ...) b
+#define SLX_IS_CMP_NUM(CMP) SLX_SECOND(SLX_CAT(SLX_PROBE_, CMP), 0)
+#define SLX_IIF(c) SLX_CAT(SLX_IIF_, c)
+#define SLX_IIF_0(t, f) f
+#define SLX_IIF_1(t, f) t
+#define SLX_LESS(CMP, x, y) \
+    SLX_IIF(SLX_IS_CMP_NUM(CMP))((x) < (y), CMP(x, y) < 0)
+
 #if defined(__cplusplus)
 #define SLX_STATIC_ASSERT(name, cond, msg) static_assert(cond, msg)
 #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
@@ -227,6 +244,7 @@ struct slx_type {
     long hook_off; /* offset of struct skiplist_hook in the element, or -1 */
     int extent;    /* extent face: lasts[] and gap summaries kept */
     int (*cmp)(const void *a, const void *b);
+    int (*less)(const void *a, const void *b); /* cmp(a, b) < 0 */
     void (*key_of)(const void *elem, void *key_out);
     uint64_t key_max; /* extent face: largest value of the key type */
     void (*set_start)(void *elem, uint64_t start); /* extent face */
@@ -647,6 +665,13 @@ SLX_COLD void slx_destroy(const struct slx_type *T, struct slx_list *L,
 
 /* --- search -------------------------------------------------------- */
 
+/* a goes before key: a < key (strict) or a <= key (!strict). */
+SLX_HOT int slx_before(const struct slx_type *T, const void *a, const void *key,
+                       int strict)
+{
+    return strict ? T->less(a, key) : !T->less(key, a);
+}
+
 /* Last leaf whose first key is < key (strict) or <= key (!strict); the
  * head when there is none. Each step reads the cached first key in the
  * current leaf's link, so the next leaf is only touched when entered. */
@@ -664,8 +689,7 @@ SLX_HOT struct slx_leaf *slx_descend(const struct slx_type *T,
             struct slx_leaf *nx = slx_next(T, x, l);
             if (nx == stop)
                 break;
-            int c = T->cmp(slx_nmin(T, x, l), key);
-            if (strict ? c >= 0 : c > 0) {
+            if (!slx_before(T, slx_nmin(T, x, l), key, strict)) {
                 stop = nx;
                 break;
             }
@@ -713,10 +737,8 @@ SLX_HOT unsigned slx_leaf_search(const struct slx_type *T,
          * on each other, where a binary search chains load, compare and
          * select per probe (small queues live here). */
         unsigned cnt = 0;
-        for (unsigned j = 0; j < n; j++) {
-            int c = T->cmp(k + (size_t)j * T->ks, key);
-            cnt += (strict ? c < 0 : c <= 0) ? 1u : 0u;
-        }
+        for (unsigned j = 0; j < n; j++)
+            cnt += slx_before(T, k + (size_t)j * T->ks, key, strict) ? 1u : 0u;
         return cnt;
     }
     slx_prefetch_slots(T, x);
@@ -726,12 +748,18 @@ SLX_HOT unsigned slx_leaf_search(const struct slx_type *T,
     unsigned base = 0, len = n;
     while (len > 1) {
         unsigned half = len / 2;
-        int c = T->cmp(k + (size_t)(base + half - 1) * T->ks, key);
-        base += (strict ? c < 0 : c <= 0) ? half : 0;
+        int b =
+            slx_before(T, k + (size_t)(base + half - 1) * T->ks, key, strict);
+        /* Written the way each compiler keeps it a conditional move. */
+#if defined(__clang__)
+        base += b ? half : 0;
+#else
+        base += half & (0u - (unsigned)b);
+#endif
         len -= half;
     }
-    int c = T->cmp(k + (size_t)base * T->ks, key);
-    return base + ((strict ? c < 0 : c <= 0) ? 1u : 0u);
+    return base +
+           (slx_before(T, k + (size_t)base * T->ks, key, strict) ? 1u : 0u);
 }
 
 /* Position of the first slot >= key (strict) or > key (!strict): the leaf
@@ -2093,6 +2121,14 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
         memcpy(&y, b, sizeof y);                                              \
         return CMP(x, y);                                                     \
     }                                                                         \
+    static inline SLX_UNUSED int SLX_CAT(name, _slx_less)(const void *a,      \
+                                                          const void *b)      \
+    {                                                                         \
+        K_T x, y;                                                             \
+        memcpy(&x, a, sizeof x);                                              \
+        memcpy(&y, b, sizeof y);                                              \
+        return SLX_LESS(CMP, x, y);                                           \
+    }                                                                         \
     static inline SLX_UNUSED void SLX_CAT(name, _slx_key_of)(const void *e,   \
                                                              void *out)       \
     {                                                                         \
@@ -2110,6 +2146,7 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
         (HOOKOFF),                                                            \
         (EXT),                                                                \
         SLX_CAT(name, _slx_cmp),                                              \
+        SLX_CAT(name, _slx_less),                                             \
         SLX_CAT(name, _slx_key_of),                                           \
         (KEYMAX),                                                             \
         SETSTART,                                                             \
