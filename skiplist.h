@@ -684,23 +684,33 @@ SLX_HOT struct slx_leaf *slx_descend(const struct slx_type *T,
      * reaching it again ends the level without a compare. The head (the
      * end of every level) is such a leaf from the start. */
     struct slx_leaf *stop = L->head;
-    for (unsigned l = L->top; l-- > 0;) {
+    unsigned l = L->top;
+    if (l == 0)
+        return x;
+    /* lk is x's link on level l: stepping down is one subtraction, and a
+     * step right recomputes it for the new leaf only. */
+    const size_t ls = T->link_size;
+    const unsigned char *lk = slx_link(T, x, --l);
+    for (;;) {
         for (;;) {
-            struct slx_leaf *nx = slx_next(T, x, l);
+            struct slx_leaf *nx = ((const struct slx_linkhdr *)lk)->next;
             if (nx == stop)
                 break;
-            if (!slx_before(T, slx_nmin(T, x, l), key, strict)) {
+            if (!slx_before(T, lk + sizeof(struct slx_linkhdr), key, strict)) {
                 stop = nx;
                 break;
             }
             x = nx;
+            lk = slx_link(T, x, l);
         }
-        /* Going down: the next step on the level below, if any, loads
-         * that level's next leaf; start the load now. */
-        if (l > 0)
-            SLX_PREFETCH(slx_link(T, slx_next(T, x, l - 1), l - 1));
+        if (l == 0)
+            return x;
+        l--;
+        lk -= ls;
+        /* Going down: the next step on this level loads the next leaf's
+         * link; start the load now. */
+        SLX_PREFETCH(slx_link(T, ((const struct slx_linkhdr *)lk)->next, l));
     }
-    return x;
 }
 
 /* Start loading every line of x's keys and element pointers in use at
