@@ -118,6 +118,7 @@ static inline void skiplist_hook_init(struct skiplist_hook *h)
 #define SLX_HOT static inline __attribute__((always_inline, unused))
 #define SLX_COLD static __attribute__((noinline, unused))
 #define SLX_UNUSED __attribute__((unused))
+#define SLX_NOINLINE __attribute__((noinline))
 #define SLX_LIKELY(x) __builtin_expect(!!(x), 1)
 #define SLX_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define SLX_PREFETCH(p) __builtin_prefetch(p)
@@ -125,6 +126,7 @@ static inline void skiplist_hook_init(struct skiplist_hook *h)
 #define SLX_HOT static inline
 #define SLX_COLD static
 #define SLX_UNUSED
+#define SLX_NOINLINE
 #define SLX_LIKELY(x) (x)
 #define SLX_UNLIKELY(x) (x)
 #define SLX_PREFETCH(p) ((void)0)
@@ -1360,11 +1362,28 @@ SLX_HOT void *slx_pop_first(const struct slx_type *T, struct slx_list *L)
         return NULL;
     if (T->hook_off < 0)
         return slx_remove_at(T, L, x, 0);
-    /* A queue's front leaf drains by pops: merging its last few slots
-     * with the next leaf would move elements about to leave. It goes
-     * when empty (the sole leaf stays, see slx_rebalance). */
-    void *e = slx_take(T, L, x, 0);
-    if (SLX_UNLIKELY(x->n == 0) && L->nleaves > 1)
+    /* A queue: the window's front moves up, nothing is copied. The front
+     * leaf drains by pops, so merging its last few slots with the next
+     * leaf would move elements about to leave; it goes when empty (the
+     * sole leaf stays, see slx_rebalance). */
+    unsigned n = x->n;
+    void *e = slx_ptrs(T, x)[0];
+    slx_set_hook(T, e, NULL);
+    L->count--;
+    L->stamp++;
+    if (SLX_LIKELY(n > 1)) {
+        x->off = (uint16_t)(x->off + 1);
+        x->n = (uint16_t)(n - 1);
+        /* The first leaf's predecessor on every level is the head. */
+        unsigned char *d = slx_nmin(T, L->head, 0);
+        const unsigned char *k0 = slx_keys(T, x);
+        for (unsigned l = x->level; l > 0; l--, d += T->link_size)
+            memcpy(d, k0, T->ks);
+        return e;
+    }
+    x->off = 0;
+    x->n = 0;
+    if (L->nleaves > 1)
         slx_rebalance(T, L, x);
     return e;
 }
@@ -1467,6 +1486,27 @@ SLX_HOT int slx_insert_unique(const struct slx_type *T, struct slx_list *L,
     }
     struct slx_slotval v = {key, e, 0};
     return slx_insert_slot(T, L, x, i, &v);
+}
+
+/* A push's fast path: the list is one leaf with room, the state of every
+ * small queue. Returns 0 when it has not pushed (the caller goes the
+ * general way). Kept apart so that the function it is inlined into needs
+ * few registers and no frame for the common case. */
+SLX_HOT int slx_push_small(const struct slx_type *T, struct slx_list *L,
+                           void *e)
+{
+    if (L->nleaves != 1)
+        return 0;
+    struct slx_leaf *x = slx_next(T, L->head, 0);
+    if (x->n >= T->kpn)
+        return 0;
+    unsigned char key[SLX_KEY_MAX];
+    T->key_of(e, key);
+    struct slx_slotval v = {key, e, 0};
+    slx_place(T, x, slx_leaf_search(T, x, key, 0), &v);
+    L->count++;
+    L->stamp++;
+    return 1;
 }
 
 /* After every equal key: FIFO among duplicates. */
@@ -2333,13 +2373,20 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
 
 /* Priority queue: the hook gives erase without search. */
 #define SLX_GEN_PQ(name, T, HOOK, ATTR)                                 \
+    static SLX_NOINLINE SLX_UNUSED int SLX_CAT(name, _push_slow)(       \
+        struct name * pq, T * e)                                        \
+    {                                                                   \
+        return slx_insert_multi(&SLX_CAT(name, _slx_type), &pq->sl, e); \
+    }                                                                   \
     ATTR int SLX_CAT(name, _push)(struct name * pq, T * e)              \
     {                                                                   \
         if (!e)                                                         \
             return -EINVAL;                                             \
         if (e->HOOK.leaf)                                               \
             return -EEXIST;                                             \
-        return slx_insert_multi(&SLX_CAT(name, _slx_type), &pq->sl, e); \
+        if (slx_push_small(&SLX_CAT(name, _slx_type), &pq->sl, e))      \
+            return 0;                                                   \
+        return SLX_CAT(name, _push_slow)(pq, e);                        \
     }                                                                   \
     ATTR T *SLX_CAT(name, _peek)(const struct name *pq)                 \
     {                                                                   \
