@@ -1019,7 +1019,7 @@ SLX_COLD void slx_gap_fix(const struct slx_type *T, const struct slx_list *L,
 /* --- slot moves ---------------------------------------------------- */
 
 /* memmove of cnt items of size bytes, for the short shifts that dominate
- * small leaves and queues: up to 32 bytes it loads both ends before
+ * small leaves and queues: up to 64 bytes it loads both ends before
  * storing either (so overlap is safe) with fixed-size copies the compiler
  * turns into single moves, instead of a library call whose dispatch costs
  * more than the copy. size is a constant at every call, so the cases
@@ -1031,8 +1031,14 @@ SLX_HOT void slx_memmove(void *d, const void *s, unsigned cnt, size_t size)
     size_t len = (size_t)cnt * size;
     if (cnt == 0)
         return;
-    if (len > 32) {
+    if (len > 64) {
         memmove(d, s, len);
+    } else if (len > 32) {
+        unsigned char a[32], b[32];
+        memcpy(a, sp, 32);
+        memcpy(b, sp + len - 32, 32);
+        memcpy(dp, a, 32);
+        memcpy(dp + len - 32, b, 32);
     } else if (len >= 16) {
         unsigned char a[16], b[16];
         memcpy(a, sp, 16);
