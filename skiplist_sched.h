@@ -74,7 +74,7 @@ extern "C" {
 #endif
 /** Keys per node, max level, level shift of the queue. */
 #ifndef SKIPLIST_SCHED_CONFIG
-#define SKIPLIST_SCHED_CONFIG SKIPLIST_DEFAULTS
+#define SKIPLIST_SCHED_CONFIG SKIPLIST_PQ_DEFAULTS
 #endif
 
 /** Scheduler ticks per second (ISO accounting). */

@@ -1,7 +1,7 @@
-/* Ours: the priority-queue face of skiplist.h, in the default configuration
- * (skiplist) and with one key per node (skiplist_k1: the classic
- * Pugh/Kolivas layout, the other parameters as the default so that the
- * difference is the leaves alone). Default pooled allocator. */
+/* Ours: the priority-queue face of skiplist.h, in its default configuration
+ * SKIPLIST_PQ_DEFAULTS (skiplist) and with one key per node (skiplist_k1:
+ * the classic Pugh/Kolivas layout, the other parameters as the default so
+ * that the difference is the leaves alone). Default pooled allocator. */
 #include <stdlib.h>
 
 #include "bench/pq_impl.h"
@@ -10,13 +10,12 @@
 /* Tuning: -DPQ_SL_CONFIG=KPN,MAXLVL,PSHIFT in BENCH_OPT measures another
  * configuration under the name "skiplist". */
 #ifndef PQ_SL_CONFIG
-#define PQ_SL_CONFIG SKIPLIST_DEFAULTS
+#define PQ_SL_CONFIG SKIPLIST_PQ_DEFAULTS
 #endif
 SKIPLIST_PQ_DEFINE(bpq_sl, struct pq_elem, hook, uint64_t, PQ_ELEM_KEY,
                    SKIPLIST_CMP_NUM, PQ_SL_CONFIG)
 SKIPLIST_PQ_DEFINE(bpq_k1, struct pq_elem, hook, uint64_t, PQ_ELEM_KEY,
-                   SKIPLIST_CMP_NUM, 1, SKIPLIST_DEFAULT_MAXLVL,
-                   SKIPLIST_DEFAULT_PSHIFT)
+                   SKIPLIST_CMP_NUM, 1, SKIPLIST_DEFAULT_MAXLVL, 2)
 
 /* Level seed: fixed, so a run's shape is the same every time. */
 #define PQ_SL_SEED 0x5eedull

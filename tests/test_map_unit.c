@@ -89,3 +89,25 @@ static void record_cb(struct map_item *e, void *arg)
 #define UT map_k64
 #include "test_map_unit_body.h"
 #undef UT
+
+/* Comparators named SKIPLIST_CMP_NUM search with a plain <; any other
+ * takes the three-way path (the descending instances above run on it). */
+static int cmp_fn_desc(uint64_t a, uint64_t b)
+{
+    return MAP_CMP_DESC(a, b);
+}
+
+Test(map_unit, cmp_num_recognised_by_name_only)
+{
+    cr_assert_eq(SLX_IS_CMP_NUM(SKIPLIST_CMP_NUM), 1);
+    cr_assert_eq(SLX_IS_CMP_NUM(MAP_CMP_DESC), 0);
+    cr_assert_eq(SLX_IS_CMP_NUM(cmp_fn_desc), 0);
+    uint64_t lo = 3, hi = 7;
+    cr_assert(SLX_LESS(SKIPLIST_CMP_NUM, lo, hi));
+    cr_assert(!SLX_LESS(SKIPLIST_CMP_NUM, hi, lo));
+    cr_assert(!SLX_LESS(SKIPLIST_CMP_NUM, lo, lo));
+    /* descending order: 7 goes before 3 */
+    cr_assert(SLX_LESS(cmp_fn_desc, hi, lo));
+    cr_assert(!SLX_LESS(cmp_fn_desc, lo, hi));
+    cr_assert(!SLX_LESS(MAP_CMP_DESC, lo, lo));
+}

@@ -24,7 +24,7 @@ struct pq_item {
 #define PQ_ITEM_KEY(e) ((e)->key)
 
 SKIPLIST_PQ_DEFINE(tpq_def, struct pq_item, hook, uint64_t, PQ_ITEM_KEY,
-                   SKIPLIST_CMP_NUM, SKIPLIST_DEFAULTS)
+                   SKIPLIST_CMP_NUM, SKIPLIST_PQ_DEFAULTS)
 SKIPLIST_PQ_DEFINE(tpq_k1, struct pq_item, hook, uint64_t, PQ_ITEM_KEY,
                    SKIPLIST_CMP_NUM, 1, 16, 2)
 SKIPLIST_PQ_DEFINE(tpq_k4, struct pq_item, hook, uint64_t, PQ_ITEM_KEY,

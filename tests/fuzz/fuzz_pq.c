@@ -28,7 +28,7 @@ struct pq_item {
 SKIPLIST_PQ_DEFINE(fp_k4, struct pq_item, hook, uint64_t, PQ_KEY,
                    SKIPLIST_CMP_NUM, 4, 8, 1)
 SKIPLIST_PQ_DEFINE(fp_def, struct pq_item, hook, uint64_t, PQ_KEY,
-                   SKIPLIST_CMP_NUM, SKIPLIST_DEFAULTS)
+                   SKIPLIST_CMP_NUM, SKIPLIST_PQ_DEFAULTS)
 
 struct pq_ops {
     const char *label;
