@@ -691,3 +691,46 @@ Test(pq, alloc_failure_sweep, .timeout = 120)
         }
     }
 }
+
+/* A queue that drains keeps its last leaf, whatever its level (it came from
+ * a split, so it may be tall): check() must stay clean while it is empty,
+ * and it must refill. Fill-and-drain rounds run until that last leaf has
+ * been tall at least once (with p = 1/2 nearly every round or two). */
+Test(pq, drain_keeps_tall_sole_leaf_clean)
+{
+    enum { N = 200 };
+    static struct pq_item items[N];
+    struct tpq_k4 q;
+    char why[256];
+    cr_assert_eq(tpq_k4_init(&q, NULL, tc_seed("pq_drain_tall")), 0);
+    unsigned tall_seen = 0;
+    struct tc_rng rng;
+    tc_rng_init(&rng, 12345);
+    for (unsigned round = 0; round < 64 && tall_seen < 3; round++) {
+        unsigned n = 5 + round % (N - 5);
+        for (unsigned i = 0; i < n; i++) {
+            items[i].key = tc_below(&rng, 1000);
+            items[i].id = i;
+            cr_assert_eq(tpq_k4_push(&q, &items[i]), 0);
+        }
+        for (unsigned i = 0; i < n; i++)
+            cr_assert_not_null(tpq_k4_pop(&q));
+        cr_assert_eq(tpq_k4_count(&q), 0);
+        cr_assert_eq(q.sl.nleaves, 1, "the last leaf is kept");
+        if (slx_next(&tpq_k4_slx_type, q.sl.head, 0)->level > 1)
+            tall_seen++;
+        cr_assert_eq(tpq_k4_check(&q, why, sizeof why), 0, "round %u: %s",
+                     round, why);
+        cr_assert_null(tpq_k4_peek(&q));
+    }
+    cr_assert_geq(tall_seen, 1, "no round left a tall sole leaf");
+    /* and it refills in order */
+    for (unsigned i = 0; i < 10; i++) {
+        items[i].key = 10 - i;
+        cr_assert_eq(tpq_k4_push(&q, &items[i]), 0);
+        cr_assert_eq(tpq_k4_check(&q, why, sizeof why), 0, "%s", why);
+    }
+    for (unsigned i = 0; i < 10; i++)
+        cr_assert_eq(tpq_k4_pop(&q)->key, i + 1);
+    tpq_k4_destroy(&q, NULL, NULL);
+}
