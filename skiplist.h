@@ -336,10 +336,24 @@ SLX_HOT unsigned slx_off(const struct slx_type *T, const struct slx_leaf *x)
     return T->hook_off >= 0 ? x->off : 0u;
 }
 
+/* Physical slot arrays: keys[kpn], ptrs[kpn] (and lasts[kpn] for extents)
+ * after the links. */
+SLX_HOT unsigned char *slx_keys0(const struct slx_type *T,
+                                 const struct slx_leaf *x)
+{
+    return slx_link(T, x, x->level);
+}
+
+SLX_HOT void **slx_ptrs0(const struct slx_type *T, const struct slx_leaf *x)
+{
+    return (void **)(void *)(slx_keys0(T, x) + T->keys_bytes);
+}
+
+/* Logical slot 0 onwards. */
 SLX_HOT unsigned char *slx_keys(const struct slx_type *T,
                                 const struct slx_leaf *x)
 {
-    return slx_link(T, x, x->level) + (size_t)slx_off(T, x) * T->ks;
+    return slx_keys0(T, x) + (size_t)slx_off(T, x) * T->ks;
 }
 
 SLX_HOT unsigned char *slx_key(const struct slx_type *T,
@@ -350,16 +364,14 @@ SLX_HOT unsigned char *slx_key(const struct slx_type *T,
 
 SLX_HOT void **slx_ptrs(const struct slx_type *T, const struct slx_leaf *x)
 {
-    return (void **)(void *)(slx_link(T, x, x->level) + T->keys_bytes) +
-           slx_off(T, x);
+    return slx_ptrs0(T, x) + slx_off(T, x);
 }
 
 /* Extent face: inclusive last key of each slot. */
 SLX_HOT unsigned char *slx_lasts(const struct slx_type *T,
                                  const struct slx_leaf *x)
 {
-    return slx_link(T, x, x->level) + T->keys_bytes +
-           (size_t)T->kpn * sizeof(void *);
+    return (unsigned char *)(slx_ptrs0(T, x) + T->kpn);
 }
 
 SLX_HOT size_t slx_leaf_size(const struct slx_type *T, unsigned level)
@@ -1105,8 +1117,8 @@ SLX_COLD void slx_compact(const struct slx_type *T, struct slx_leaf *x)
     unsigned off = slx_off(T, x);
     if (!off)
         return;
-    unsigned char *keys = slx_link(T, x, x->level);
-    void **ptrs = (void **)(void *)(keys + T->keys_bytes);
+    unsigned char *keys = slx_keys0(T, x);
+    void **ptrs = slx_ptrs0(T, x);
     memmove(keys, keys + (size_t)off * T->ks, (size_t)x->n * T->ks);
     memmove(ptrs, ptrs + off, (size_t)x->n * sizeof(void *));
     x->off = 0;
@@ -1387,28 +1399,12 @@ SLX_HOT void *slx_pop_first(const struct slx_type *T, struct slx_list *L)
         return NULL;
     if (T->hook_off < 0)
         return slx_remove_at(T, L, x, 0);
-    /* A queue: the window's front moves up, nothing is copied. The front
-     * leaf drains by pops, so merging its last few slots with the next
-     * leaf would move elements about to leave; it goes when empty (the
-     * sole leaf stays, see slx_rebalance). */
-    unsigned n = x->n;
-    void *e = slx_ptrs(T, x)[0];
-    slx_set_hook(T, e, NULL);
-    L->count--;
-    L->stamp++;
-    if (SLX_LIKELY(n > 1)) {
-        x->off = (uint16_t)(x->off + 1);
-        x->n = (uint16_t)(n - 1);
-        /* The first leaf's predecessor on every level is the head. */
-        unsigned char *d = slx_nmin(T, L->head, 0);
-        const unsigned char *k0 = slx_keys(T, x);
-        for (unsigned l = x->level; l > 0; l--, d += T->link_size)
-            memcpy(d, k0, T->ks);
-        return e;
-    }
-    x->off = 0;
-    x->n = 0;
-    if (L->nleaves > 1)
+    /* A queue: slx_take only moves the window's front up. The front leaf
+     * drains by pops, so merging its last few slots with the next leaf
+     * would move elements about to leave; it goes when empty (the sole
+     * leaf stays, see slx_rebalance). */
+    void *e = slx_take(T, L, x, 0);
+    if (SLX_UNLIKELY(x->n == 0) && L->nleaves > 1)
         slx_rebalance(T, L, x);
     return e;
 }
