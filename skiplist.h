@@ -1438,8 +1438,15 @@ SLX_HOT void *slx_pop_first(const struct slx_type *T, struct slx_list *L)
      * would move elements about to leave; it goes when empty (the sole
      * leaf stays, see slx_rebalance). */
     void *e = slx_take(T, L, x, 0);
-    if (SLX_UNLIKELY(x->n == 0) && L->nleaves > 1)
-        slx_rebalance(T, L, x);
+    if (SLX_UNLIKELY(x->n == 0)) {
+        if (L->nleaves > 1)
+            slx_rebalance(T, L, x);
+    } else {
+        /* The next pop returns this element, and its caller will read it
+         * (a runqueue its task, a timer wheel its expiry): in a large
+         * queue it was pushed long ago and is cold. */
+        SLX_PREFETCH(slx_ptrs(T, x)[0]);
+    }
     return e;
 }
 
