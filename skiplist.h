@@ -105,14 +105,18 @@ struct skiplist_allocator {
 };
 
 /** Embedded in elements of a priority-queue face: the way back from an
- *  element to its leaf. Zero it before first use. */
+ *  element to its leaf, and the queue it is in (so that removing it
+ *  through another queue is refused, not obeyed). Zero it before first
+ *  use. */
 struct skiplist_hook {
     void *leaf;
+    void *list;
 };
 
 static inline void skiplist_hook_init(struct skiplist_hook *h)
 {
     h->leaf = NULL;
+    h->list = NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -432,12 +436,37 @@ SLX_HOT void slx_store_u(const struct slx_type *T, void *p, uint64_t v)
     }
 }
 
+SLX_HOT struct skiplist_hook *slx_hook(const struct slx_type *T, void *elem)
+{
+    return (struct skiplist_hook *)(void *)((unsigned char *)elem +
+                                            T->hook_off);
+}
+
+/* The element now sits in leaf (it was placed or moved there). */
 SLX_HOT void slx_set_hook(const struct slx_type *T, void *elem,
                           struct slx_leaf *leaf)
 {
     if (T->hook_off >= 0)
-        ((struct skiplist_hook *)(void *)((unsigned char *)elem + T->hook_off))
-            ->leaf = leaf;
+        slx_hook(T, elem)->leaf = leaf;
+}
+
+/* The element left its list. */
+SLX_HOT void slx_unhook(const struct slx_type *T, void *elem)
+{
+    if (T->hook_off >= 0) {
+        slx_hook(T, elem)->leaf = NULL;
+        slx_hook(T, elem)->list = NULL;
+    }
+}
+
+/* Bookkeeping of an element just placed in L: the count, the stamp and,
+ * with a hook, the owning list. */
+SLX_HOT void slx_added(const struct slx_type *T, struct slx_list *L, void *elem)
+{
+    if (T->hook_off >= 0)
+        slx_hook(T, elem)->list = L;
+    L->count++;
+    L->stamp++;
 }
 
 SLX_HOT struct slx_leaf *slx_get_hook(const struct slx_type *T,
@@ -650,7 +679,7 @@ SLX_COLD void slx_clear(const struct slx_type *T, struct slx_list *L,
         struct slx_leaf *nx = slx_next(T, x, 0);
         void **p = slx_ptrs(T, x);
         for (unsigned i = 0; i < x->n; i++) {
-            slx_set_hook(T, p[i], NULL);
+            slx_unhook(T, p[i]);
             if (fn)
                 fn(p[i], arg);
         }
@@ -1321,8 +1350,7 @@ SLX_COLD int slx_insert_at(const struct slx_type *T, struct slx_list *L,
         if (i == 0)
             slx_gap_fix(T, L, slx_prev(T, x, 0));
     }
-    L->count++;
-    L->stamp++;
+    slx_added(T, L, v->elem);
     return 0;
 }
 
@@ -1400,7 +1428,7 @@ SLX_HOT void *slx_take(const struct slx_type *T, struct slx_list *L,
             x->off = 0;
     }
     x->n = (uint16_t)(n - 1);
-    slx_set_hook(T, e, NULL);
+    slx_unhook(T, e);
     if (i == 0 && x->n > 0)
         slx_min_changed(T, x);
     if (T->extent && x->n > 0) {
@@ -1512,8 +1540,8 @@ SLX_HOT struct slx_leaf *slx_locate(const struct slx_type *T,
 {
     if (T->hook_off >= 0) {
         struct slx_leaf *x = slx_get_hook(T, e);
-        if (!x)
-            return NULL;
+        if (!x || slx_hook(T, (void *)(uintptr_t)e)->list != L)
+            return NULL; /* not queued, or queued in another list */
         unsigned i = slx_find_ptr(slx_ptrs(T, x), x->n, e);
         if (i == x->n)
             return NULL;
@@ -1557,8 +1585,7 @@ SLX_HOT int slx_insert_slot(const struct slx_type *T, struct slx_list *L,
     }
     if (x != L->head && x->n < T->kpn) {
         slx_place(T, x, i, v);
-        L->count++;
-        L->stamp++;
+        slx_added(T, L, v->elem);
         return 0;
     }
     return slx_insert_at(T, L, x, i, v);
@@ -1610,8 +1637,7 @@ SLX_HOT int slx_push_small(const struct slx_type *T, struct slx_list *L,
     T->key_of(e, key);
     struct slx_slotval v = {key, e, 0};
     slx_place(T, x, slx_leaf_search(T, x, key, 0), &v);
-    L->count++;
-    L->stamp++;
+    slx_added(T, L, e);
     return 1;
 }
 
@@ -2051,6 +2077,10 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
                                 nleaves, i);
             if (T->hook_off >= 0 && slx_get_hook(T, p[i]) != x)
                 return slx_fail(why, len, "leaf %zu slot %zu: hook stale",
+                                nleaves, i);
+            if (T->hook_off >= 0 && slx_hook(T, p[i])->list != L)
+                return slx_fail(why, len,
+                                "leaf %zu slot %zu: hook names another list",
                                 nleaves, i);
             if (T->extent) {
                 uint64_t s = slx_load_u(T, slx_key(T, x, i));

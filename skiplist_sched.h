@@ -452,30 +452,31 @@ static inline int skiplist_sched_enqueue(struct skiplist_sched *rq,
     return 0;
 }
 
-/* Off the queue and off its CPU's sticky slot. Never fails, allocates
- * nothing. */
-static inline void sksched_take(struct skiplist_sched *rq,
-                                struct skiplist_sched_task *t)
+/* Off the queue and off its CPU's sticky slot; allocates nothing. 0, or
+ * -ENOENT when t is not queued in rq (in none, or in another runqueue):
+ * then nothing changes. */
+static inline int sksched_take(struct skiplist_sched *rq,
+                               struct skiplist_sched_task *t)
 {
-    sksched_q_remove(&rq->q, t);
+    int rc = sksched_q_remove(&rq->q, t);
+    if (rc)
+        return rc;
     if (t->sticky_cpu >= 0) {
         rq->sticky[t->sticky_cpu] = NULL;
         t->sticky_cpu = -1;
     }
+    return 0;
 }
 
 /** Takes a queued task off the queue (it sleeps or exits); a sticky task
- *  stops being sticky. 0, -EINVAL (NULL), -ENOENT (not queued). O(level +
+ *  stops being sticky. 0, -EINVAL (NULL), -ENOENT (not queued in rq). O(level +
  *  KPN), no search. */
 static inline int skiplist_sched_dequeue(struct skiplist_sched *rq,
                                          struct skiplist_sched_task *t)
 {
     if (!t)
         return -EINVAL;
-    if (!sksched_q_queued(t))
-        return -ENOENT;
-    sksched_take(rq, t);
-    return 0;
+    return sksched_take(rq, t);
 }
 
 /** Picks the task cpu runs next and dequeues it: the first task in key
@@ -508,7 +509,7 @@ skiplist_sched_pick(struct skiplist_sched *rq, unsigned cpu)
             t = own;
     }
     if (t) {
-        sksched_take(rq, t);
+        (void)sksched_take(rq, t); /* t was found in rq: cannot fail */
         t->cpu = (int16_t)cpu;
     }
     return t;

@@ -382,6 +382,55 @@ Test(pq, bad_input)
     }
 }
 
+/* An element queued in one queue, removed or requeued through another:
+ * refused with -ENOENT, both queues left exactly as they were. Sizes from
+ * one leaf to many (KPN 4), the element first, in the middle and last. */
+Test(pq, remove_through_other_queue_refused)
+{
+    static const size_t sizes[] = {1, 3, 40};
+    for (size_t c = 0; c < NCONF; c++) {
+        const struct pq_ops *o = all_ops[c];
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+            size_t n = sizes[s];
+            void *qa = mk(o, 11), *qb = mk(o, 12);
+            struct pq_item *va = items(n), *vb = items(n);
+            for (size_t i = 0; i < n; i++) {
+                va[i].key = vb[i].key = (uint64_t)(i * 7 % n);
+                cr_assert_eq(o->push(qa, &va[i]), 0);
+                cr_assert_eq(o->push(qb, &vb[i]), 0);
+            }
+            struct pq_item *before[64], *after[64];
+            size_t nb = o->contents(qa, before, 64);
+            size_t pick[] = {0, n / 2, n - 1};
+            for (size_t k = 0; k < 3; k++) {
+                struct pq_item *e = &va[pick[k]];
+                cr_assert_eq(o->remove(qb, e), -ENOENT, "%s n=%zu", o->name, n);
+                e->key += 1000; /* would move it, were it obeyed */
+                cr_assert_eq(o->requeue(qb, e), -ENOENT, "%s n=%zu", o->name,
+                             n);
+                e->key -= 1000;
+                cr_assert(o->queued(e));
+            }
+            cr_assert_eq(o->count(qa), n);
+            cr_assert_eq(o->count(qb), n);
+            size_t na = o->contents(qa, after, 64);
+            cr_assert_eq(na, nb);
+            for (size_t i = 0; i < na; i++)
+                cr_assert(before[i] == after[i], "%s: order changed", o->name);
+            ck(o, qa);
+            ck(o, qb);
+            /* Through its own queue it goes. */
+            cr_assert_eq(o->remove(qa, &va[pick[1]]), 0);
+            cr_assert_eq(o->count(qa), n - 1);
+            ck(o, qa);
+            o->destroy(qa);
+            o->destroy(qb);
+            free(va);
+            free(vb);
+        }
+    }
+}
+
 /* --------------------------------------------------------- the model */
 
 /* Sorted by (key, seq): the order the queue must have. */

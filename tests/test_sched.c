@@ -760,6 +760,41 @@ Test(sched, bad_input)
     free(t);
 }
 
+/* A task queued (and sticky) in one runqueue, dequeued or re-policied
+ * through another: -ENOENT, and neither runqueue nor the task changes. */
+Test(sched, other_runqueue_refused)
+{
+    struct skiplist_sched *a = rq_new(2, NULL), *b = rq_new(2, NULL);
+    struct skiplist_sched_task *t = tasks(3);
+    cr_assert_eq(skiplist_sched_enqueue(a, &t[0]), 0);
+    cr_assert_eq(skiplist_sched_enqueue(b, &t[1]), 0);
+    cr_assert(skiplist_sched_pick(a, 0) == &t[0]);
+    cr_assert_eq(skiplist_sched_deschedule(a, 0, &t[0], MS, true), 0);
+    cr_assert(skiplist_sched_sticky(a, 0) == &t[0]);
+    const uint64_t key = t[0].key;
+    cr_assert_eq(skiplist_sched_dequeue(b, &t[0]), -ENOENT);
+    cr_assert_eq(
+        skiplist_sched_set_policy(b, &t[0], SKIPLIST_SCHED_BATCH, 0, 5),
+        -ENOENT);
+    cr_assert_eq(t[0].key, key);
+    cr_assert_eq(t[0].policy, SKIPLIST_SCHED_NORMAL);
+    cr_assert_eq(t[0].nice, 0);
+    cr_assert_eq(t[0].sticky_cpu, 0);
+    cr_assert(skiplist_sched_sticky(a, 0) == &t[0]);
+    cr_assert_eq(skiplist_sched_nr_queued(a), 1);
+    cr_assert_eq(skiplist_sched_nr_queued(b), 1);
+    rq_check(a);
+    rq_check(b);
+    cr_assert(skiplist_sched_pick(b, 1) == &t[1]);
+    cr_assert_null(skiplist_sched_pick(b, 1));
+    cr_assert_eq(skiplist_sched_dequeue(a, &t[0]), 0);
+    cr_assert_null(skiplist_sched_sticky(a, 0));
+    rq_check(a);
+    rq_free(a);
+    rq_free(b);
+    free(t);
+}
+
 /* ------------------------------------------------- allocation failure */
 
 /* Every failing allocation: -ENOMEM, queue, sticky slots and tasks as
