@@ -1642,6 +1642,17 @@ SLX_HOT int slx_push_small(const struct slx_type *T, struct slx_list *L,
 }
 
 /* After every equal key: FIFO among duplicates. */
+/* Whether key goes into the last leaf (at or after its first key, after
+ * equal keys). Queues ask before descending: a queue's pushes are mostly
+ * later than most of what is queued (the hold model sends a large share
+ * into the last leaf), and that leaf is hot. */
+SLX_HOT int slx_goes_last(const struct slx_type *T, const struct slx_list *L,
+                          const void *key)
+{
+    const struct slx_leaf *last = slx_prev(T, L->head, 0);
+    return last != L->head && last->n > 0 && !T->less(key, slx_keys(T, last));
+}
+
 SLX_HOT int slx_insert_multi(const struct slx_type *T, struct slx_list *L,
                              void *e)
 {
@@ -1652,6 +1663,8 @@ SLX_HOT int slx_insert_multi(const struct slx_type *T, struct slx_list *L,
     struct slx_leaf *x;
     if (L->nleaves == 1) /* a small list or queue: no levels to descend */
         x = slx_next(T, L->head, 0);
+    else if (T->hook_off >= 0 && slx_goes_last(T, L, key))
+        x = slx_prev(T, L->head, 0);
     else
         x = slx_descend(T, L, key, 0);
     unsigned i = x == L->head ? 0 : slx_leaf_search(T, x, key, 0);
