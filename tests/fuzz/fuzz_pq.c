@@ -6,7 +6,8 @@
  *
  * Input: bytes 0..7 seed the level generator, then opcode bytes with their
  * arguments (pool slot, key). push / pop / peek / remove / requeue /
- * erase_key / queued, plus an injected allocation failure; check(), hook
+ * erase_key / queued (and removal through a second queue, refused), plus
+ * an injected allocation failure; check(), hook
  * state and the full order are compared after every mutation; destroy()
  * must leave every hook clear and zero live allocations.
  *
@@ -134,7 +135,10 @@ static struct pq_item *buf[POOL + 1];
 static union {
     struct fp_k4 k4;
     struct fp_def def;
-} q_storage;
+} q_storage, q_other;
+/* Queued in q_other for the whole run: removals through the wrong queue,
+ * both ways, must be refused. */
+static struct pq_item other_item;
 
 /* The model: members sorted by (key, seq). */
 struct model {
@@ -280,6 +284,21 @@ static void op_requeue(struct run *r)
     fp_after(r);
 }
 
+/* e (queued or not) through the other queue, and the other queue's own
+ * element through this one: -ENOENT, and neither queue changes. */
+static void op_other_queue(struct run *r, struct pq_item *e)
+{
+    FZ_CHECK(r->o->remove(&q_other, e) == -ENOENT);
+    FZ_CHECK(r->o->requeue(&q_other, e) == -ENOENT);
+    FZ_CHECK(r->o->remove(r->q, &other_item) == -ENOENT);
+    FZ_CHECK(r->o->requeue(r->q, &other_item) == -ENOENT);
+    FZ_CHECK(r->o->queued(&other_item));
+    FZ_CHECK(r->o->queued(e) == e->in);
+    FZ_LIST_OK(r->o->check, &q_other);
+    FZ_CHECK(r->o->count(&q_other) == 1);
+    fp_after(r);
+}
+
 static void op_erase_key(struct run *r)
 {
     uint64_t k = fp_key(&r->in);
@@ -323,6 +342,10 @@ static void fp_run(const struct pq_ops *o, bool counted, const uint8_t *data,
     fz_label = o->label;
     fz_op = 0;
     FZ_CHECK(o->init(r.q, counted ? &r.ta.iface : NULL, fz_u64(&r.in)) == 0);
+    memset(&other_item, 0, sizeof(other_item));
+    other_item.key = 3;
+    FZ_CHECK(o->init(&q_other, NULL, 1) == 0);
+    FZ_CHECK(o->push(&q_other, &other_item) == 0);
     while (fz_more(&r.in)) {
         fz_op++;
         uint8_t op = fz_u8(&r.in);
@@ -350,6 +373,7 @@ static void fp_run(const struct pq_ops *o, bool counted, const uint8_t *data,
         case 10: {
             struct pq_item *e = fp_slot(&r);
             FZ_CHECK(o->queued(e) == e->in);
+            op_other_queue(&r, e);
             break;
         }
         default:
@@ -363,6 +387,9 @@ static void fp_run(const struct pq_ops *o, bool counted, const uint8_t *data,
     FZ_CHECK(seen == r.m.n);
     for (size_t i = 0; i < POOL; i++)
         FZ_CHECK(!o->queued(&pool[i]));
+    FZ_CHECK(o->count(&q_other) == 1 && o->peek(&q_other) == &other_item);
+    o->destroy(&q_other, NULL, NULL);
+    FZ_CHECK(!o->queued(&other_item));
     fz_alloc_done(&r.ta, counted);
 }
 
