@@ -618,7 +618,8 @@ static inline int skiplist_sched_tick(struct skiplist_sched *rq, unsigned cpu,
 /** Changes policy, rt_prio and nice (validated as in task_init). A queued
  *  task is re-keyed for its new class and goes behind its new equals; it
  *  stays sticky only in a deadline class. The deadline is kept. 0, -EINVAL,
- *  -ENOMEM (nothing changed). O(log n). */
+ *  -ENOENT (queued in another runqueue), -ENOMEM (nothing changed). O(log
+ *  n). */
 static inline int skiplist_sched_set_policy(struct skiplist_sched *rq,
                                             struct skiplist_sched_task *t,
                                             int policy, int rt_prio, int nice)
@@ -691,7 +692,8 @@ static inline int skiplist_sched_check(const struct skiplist_sched *rq,
     }
     for (unsigned c = 0; c < rq->nr_cpus; c++) {
         const struct skiplist_sched_task *s = rq->sticky[c];
-        if (s && (!sksched_q_queued(s) || s->sticky_cpu != (int)c)) {
+        if (s && (s->hook.list != (const void *)&rq->q.sl ||
+                  s->sticky_cpu != (int)c)) {
             snprintf(why, len, "cpu %u: sticky task not queued or not ours", c);
             return -1;
         }

@@ -242,7 +242,7 @@ Test(pq, remove_by_handle_any_position)
         }
         /* The sole element. */
         void *q = mk(o, 4);
-        struct pq_item one = {7, 0, {NULL}};
+        struct pq_item one = {7, 0, {NULL, NULL}};
         cr_assert_eq(o->push(q, &one), 0);
         cr_assert_eq(o->remove(q, &one), 0);
         cr_assert(!o->queued(&one));
