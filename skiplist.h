@@ -436,10 +436,13 @@ SLX_HOT void slx_store_u(const struct slx_type *T, void *p, uint64_t v)
     }
 }
 
-SLX_HOT struct skiplist_hook *slx_hook(const struct slx_type *T, void *elem)
+/* The element's hook. (Elements are the caller's and writable; the const
+ * only lets read-only paths such as check() ask too.) */
+SLX_HOT struct skiplist_hook *slx_hook(const struct slx_type *T,
+                                       const void *elem)
 {
-    return (struct skiplist_hook *)(void *)((unsigned char *)elem +
-                                            T->hook_off);
+    return (struct skiplist_hook *)(uintptr_t)((const unsigned char *)elem +
+                                               T->hook_off);
 }
 
 /* The element now sits in leaf (it was placed or moved there). */
@@ -472,11 +475,7 @@ SLX_HOT void slx_added(const struct slx_type *T, struct slx_list *L, void *elem)
 SLX_HOT struct slx_leaf *slx_get_hook(const struct slx_type *T,
                                       const void *elem)
 {
-    return (struct slx_leaf *)((const struct skiplist_hook
-                                    *)(const void *)((const unsigned char *)
-                                                         elem +
-                                                     T->hook_off))
-        ->leaf;
+    return (struct slx_leaf *)slx_hook(T, elem)->leaf;
 }
 
 /* --- allocation ---------------------------------------------------- */
@@ -798,6 +797,17 @@ SLX_HOT void slx_prefetch_slots(const struct slx_type *T,
         SLX_PREFETCH(p + off);
 }
 
+/* Keys in k[lo, hi) before key: independent compares, no chain. */
+SLX_HOT unsigned slx_count_before(const struct slx_type *T,
+                                  const unsigned char *k, unsigned lo,
+                                  unsigned hi, const void *key, int strict)
+{
+    unsigned cnt = 0;
+    for (unsigned j = lo; j < hi; j++)
+        cnt += slx_before(T, k + (size_t)j * T->ks, key, strict) ? 1u : 0u;
+    return cnt;
+}
+
 /* Keys per group of slx_leaf_count: one cache line of 8-byte keys. */
 #define SLX_GROUP 8u
 
@@ -820,10 +830,7 @@ SLX_HOT unsigned slx_leaf_count(const struct slx_type *T,
      * then that group's keys after its head. */
     unsigned lo = (heads - 1) * SLX_GROUP + 1;
     unsigned hi = lo + SLX_GROUP - 1 < n ? lo + SLX_GROUP - 1 : n;
-    unsigned cnt = lo;
-    for (unsigned j = lo; j < hi; j++)
-        cnt += slx_before(T, k + (size_t)j * T->ks, key, strict) ? 1u : 0u;
-    return cnt;
+    return lo + slx_count_before(T, k, lo, hi, key, strict);
 }
 
 /* First slot in x whose key is >= key (strict) or > key (!strict). */
@@ -833,15 +840,11 @@ SLX_HOT unsigned slx_leaf_search(const struct slx_type *T,
 {
     const unsigned char *k = slx_keys(T, x);
     unsigned n = x->n;
-    if (n <= 8) {
-        /* A few keys: count those before key. The compares do not depend
-         * on each other, where a binary search chains load, compare and
-         * select per probe (small queues live here). */
-        unsigned cnt = 0;
-        for (unsigned j = 0; j < n; j++)
-            cnt += slx_before(T, k + (size_t)j * T->ks, key, strict) ? 1u : 0u;
-        return cnt;
-    }
+    /* A few keys: count those before key. The compares do not depend on
+     * each other, where a binary search chains load, compare and select
+     * per probe (small queues live here). */
+    if (n <= 8)
+        return slx_count_before(T, k, 0, n, key, strict);
     slx_prefetch_slots(T, x);
     /* Queues only: the ordered index measured slightly slower counting
      * (its leaves are prefetched whole, and sequential inserts predict
@@ -1098,6 +1101,18 @@ SLX_COLD void slx_gap_fix(const struct slx_type *T, const struct slx_list *L,
 
 /* --- slot moves ---------------------------------------------------- */
 
+/* memmove of len bytes, w <= len <= 2 w, w a constant at every call: the
+ * first and last w bytes, both loaded before either is stored. */
+SLX_HOT void slx_move_ends(unsigned char *dp, const unsigned char *sp,
+                           size_t len, size_t w)
+{
+    unsigned char a[32], b[32];
+    memcpy(a, sp, w);
+    memcpy(b, sp + len - w, w);
+    memcpy(dp, a, w);
+    memcpy(dp + len - w, b, w);
+}
+
 /* memmove of cnt items of size bytes, for the short shifts that dominate
  * small leaves and queues: up to 64 bytes it loads both ends before
  * storing either (so overlap is safe) with fixed-size copies the compiler
@@ -1114,29 +1129,13 @@ SLX_HOT void slx_memmove(void *d, const void *s, unsigned cnt, size_t size)
     if (len > 64) {
         memmove(d, s, len);
     } else if (len > 32) {
-        unsigned char a[32], b[32];
-        memcpy(a, sp, 32);
-        memcpy(b, sp + len - 32, 32);
-        memcpy(dp, a, 32);
-        memcpy(dp + len - 32, b, 32);
+        slx_move_ends(dp, sp, len, 32);
     } else if (len >= 16) {
-        unsigned char a[16], b[16];
-        memcpy(a, sp, 16);
-        memcpy(b, sp + len - 16, 16);
-        memcpy(dp, a, 16);
-        memcpy(dp + len - 16, b, 16);
+        slx_move_ends(dp, sp, len, 16);
     } else if (len >= 8) {
-        uint64_t a, b;
-        memcpy(&a, sp, 8);
-        memcpy(&b, sp + len - 8, 8);
-        memcpy(dp, &a, 8);
-        memcpy(dp + len - 8, &b, 8);
+        slx_move_ends(dp, sp, len, 8);
     } else if (len >= 4) {
-        uint32_t a, b;
-        memcpy(&a, sp, 4);
-        memcpy(&b, sp + len - 4, 4);
-        memcpy(dp, &a, 4);
-        memcpy(dp + len - 4, &b, 4);
+        slx_move_ends(dp, sp, len, 4);
     } else {
         unsigned char a = sp[0], b = sp[len / 2], c = sp[len - 1];
         dp[0] = a;
@@ -1540,7 +1539,7 @@ SLX_HOT struct slx_leaf *slx_locate(const struct slx_type *T,
 {
     if (T->hook_off >= 0) {
         struct slx_leaf *x = slx_get_hook(T, e);
-        if (!x || slx_hook(T, (void *)(uintptr_t)e)->list != L)
+        if (!x || slx_hook(T, e)->list != L)
             return NULL; /* not queued, or queued in another list */
         unsigned i = slx_find_ptr(slx_ptrs(T, x), x->n, e);
         if (i == x->n)
@@ -1641,7 +1640,6 @@ SLX_HOT int slx_push_small(const struct slx_type *T, struct slx_list *L,
     return 1;
 }
 
-/* After every equal key: FIFO among duplicates. */
 /* Whether key goes into the last leaf (at or after its first key, after
  * equal keys). Queues ask before descending: a queue's pushes are mostly
  * later than most of what is queued (the hold model sends a large share
@@ -1653,6 +1651,7 @@ SLX_HOT int slx_goes_last(const struct slx_type *T, const struct slx_list *L,
     return last != L->head && last->n > 0 && !T->less(key, slx_keys(T, last));
 }
 
+/* After every equal key: FIFO among duplicates. */
 SLX_HOT int slx_insert_multi(const struct slx_type *T, struct slx_list *L,
                              void *e)
 {
