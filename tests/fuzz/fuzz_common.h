@@ -90,6 +90,29 @@ static inline void fz_fail_next(struct tc_alloc *ta, bool counted)
         tc_alloc_fail_at(ta, 1);
 }
 
+/* Start of one instance's run over the input: a fresh counting allocator
+ * and reader, and the label FZ_CHECK reports. */
+static inline void fz_begin(struct tc_alloc *ta, struct fz_in *in,
+                            const char *label, const uint8_t *data, size_t size)
+{
+    tc_alloc_init(ta);
+    fz_in_init(in, data, size);
+    fz_label = label;
+    fz_op = 0;
+}
+
+/* The libFuzzer entry point: run(ops, counted, data, size) on the small-KPN
+ * instance and on the defaults, counting allocator then library pool. */
+#define FZ_ENTRY(run, small_ops, def_ops)                         \
+    int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size); \
+    int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)  \
+    {                                                             \
+        run(&(small_ops), true, data, size);                      \
+        run(&(def_ops), true, data, size);                        \
+        run(&(def_ops), false, data, size);                       \
+        return 0;                                                 \
+    }
+
 /* End of an input: nothing live, every free matched its allocation. */
 static inline void fz_alloc_done(const struct tc_alloc *ta, bool counted)
 {

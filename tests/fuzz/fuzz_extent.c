@@ -361,10 +361,7 @@ static void fx_run(const struct fx_ops *o, bool counted, const uint8_t *data,
     r.counted = counted;
     r.base = 0;
     mx_init(&r.m, MAXK);
-    tc_alloc_init(&r.ta);
-    fz_in_init(&r.in, data, size);
-    fz_label = o->label;
-    fz_op = 0;
+    fz_begin(&r.ta, &r.in, o->label, data, size);
     FZ_CHECK(o->init(r.l, counted ? &r.ta.iface : NULL, fz_u64(&r.in)) == 0);
     while (fz_more(&r.in)) {
         fz_op++;
@@ -404,12 +401,4 @@ static void fx_run(const struct fx_ops *o, bool counted, const uint8_t *data,
     fz_alloc_done(&r.ta, counted);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-    fx_run(&fx_k4_ops, true, data, size);
-    fx_run(&fx_def_ops, true, data, size);
-    fx_run(&fx_def_ops, false, data, size);
-    return 0;
-}
+FZ_ENTRY(fx_run, fx_k4_ops, fx_def_ops)

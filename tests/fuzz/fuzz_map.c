@@ -272,10 +272,7 @@ static void fm_run(const struct map_ops *o, bool counted, const uint8_t *data,
     r.sl = &list_storage;
     r.counted = counted;
     mm_init(&r.m, false);
-    tc_alloc_init(&r.ta);
-    fz_in_init(&r.in, data, size);
-    fz_label = o->label;
-    fz_op = 0;
+    fz_begin(&r.ta, &r.in, o->label, data, size);
     FZ_CHECK(o->init(r.sl, counted ? &r.ta.iface : NULL, fz_u64(&r.in)) == 0);
     while (fz_more(&r.in)) {
         fz_op++;
@@ -330,12 +327,4 @@ static void fm_run(const struct map_ops *o, bool counted, const uint8_t *data,
     fz_alloc_done(&r.ta, counted);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-    fm_run(&fm_k4_ops, true, data, size);
-    fm_run(&fm_def_ops, true, data, size);
-    fm_run(&fm_def_ops, false, data, size);
-    return 0;
-}
+FZ_ENTRY(fm_run, fm_k4_ops, fm_def_ops)

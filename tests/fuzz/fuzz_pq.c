@@ -337,10 +337,7 @@ static void fp_run(const struct pq_ops *o, bool counted, const uint8_t *data,
     r.counted = counted;
     r.m.n = 0;
     r.m.seq = 0;
-    tc_alloc_init(&r.ta);
-    fz_in_init(&r.in, data, size);
-    fz_label = o->label;
-    fz_op = 0;
+    fz_begin(&r.ta, &r.in, o->label, data, size);
     FZ_CHECK(o->init(r.q, counted ? &r.ta.iface : NULL, fz_u64(&r.in)) == 0);
     memset(&other_item, 0, sizeof(other_item));
     other_item.key = 3;
@@ -393,12 +390,4 @@ static void fp_run(const struct pq_ops *o, bool counted, const uint8_t *data,
     fz_alloc_done(&r.ta, counted);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-    fp_run(&fp_k4_ops, true, data, size);
-    fp_run(&fp_def_ops, true, data, size);
-    fp_run(&fp_def_ops, false, data, size);
-    return 0;
-}
+FZ_ENTRY(fp_run, fp_k4_ops, fp_def_ops)
