@@ -742,6 +742,10 @@ SLX_HOT struct slx_leaf *slx_descend(const struct slx_type *T,
                                      int strict)
 {
     struct slx_leaf *x = L->head;
+    if (T->hook_off >= 0 && L->nleaves == 1) { /* see slx_sole_queue_leaf */
+        struct slx_leaf *f = slx_next(T, x, 0);
+        return f->n > 0 && slx_before(T, slx_keys(T, f), key, strict) ? f : x;
+    }
     /* A leaf found past key on one level is past it on every level below:
      * reaching it again ends the level without a compare. The head (the
      * end of every level) is such a leaf from the start. */
@@ -935,13 +939,39 @@ SLX_HOT struct slx_leaf *slx_owner(const struct slx_type *T, struct slx_leaf *x,
     return x;
 }
 
+/* Whether x is a queue's only leaf (its neighbours on level 0 are both
+ * the head). The head's cached copies of such a leaf's first key are not
+ * kept up to date: a queue with one leaf never descends (slx_descend and
+ * slx_insert_multi go straight to the leaf), and slx_link_after refreshes
+ * them when a second leaf arrives. Pops and pushes of a small queue then
+ * write nothing outside the leaf. */
+SLX_HOT int slx_sole_queue_leaf(const struct slx_type *T,
+                                const struct slx_leaf *x)
+{
+    return T->hook_off >= 0 && slx_next(T, x, 0) == slx_prev(T, x, 0);
+}
+
 /* x's first key changed: refresh the cached copy in its predecessors. */
 SLX_HOT void slx_min_changed(const struct slx_type *T, struct slx_leaf *x)
 {
+    if (slx_sole_queue_leaf(T, x))
+        return;
     unsigned level = x->level; /* read once: the copies may alias it */
     const unsigned char *k0 = slx_keys(T, x);
     for (unsigned l = 0; l < level; l++)
         memcpy(slx_nmin(T, slx_prev(T, x, l), l), k0, T->ks);
+}
+
+/* A queue's first leaf stops being its only one: give the head's links
+ * the first keys of the leaves they lead to (see slx_sole_queue_leaf). */
+SLX_COLD void slx_head_refresh(const struct slx_type *T, struct slx_list *L)
+{
+    struct slx_leaf *h = L->head;
+    for (unsigned l = 0; l < L->top; l++) {
+        struct slx_leaf *nx = slx_next(T, h, l);
+        if (nx != h && nx->n > 0)
+            memcpy(slx_nmin(T, h, l), slx_key(T, nx, 0), T->ks);
+    }
 }
 
 /* Link y (slots already filled) right after x on every level of y. */
@@ -962,6 +992,8 @@ SLX_COLD void slx_link_after(const struct slx_type *T, struct slx_list *L,
     if (y->level > L->top)
         L->top = y->level;
     L->nleaves++;
+    if (T->hook_off >= 0 && L->nleaves == 2)
+        slx_head_refresh(T, L);
 }
 
 /* Unlink y from every level; its own links stay as they were. */
@@ -1468,10 +1500,11 @@ SLX_HOT void *slx_pop_first(const struct slx_type *T, struct slx_list *L)
     if (SLX_UNLIKELY(x->n == 0)) {
         if (L->nleaves > 1)
             slx_rebalance(T, L, x);
-    } else {
+    } else if (L->nleaves > 1) {
         /* The next pop returns this element, and its caller will read it
          * (a runqueue its task, a timer wheel its expiry): in a large
-         * queue it was pushed long ago and is cold. */
+         * queue it was pushed long ago and is cold. (A one-leaf queue's
+         * elements were pushed a few operations ago.) */
         SLX_PREFETCH(slx_ptrs(T, x)[0]);
     }
     return e;
@@ -2063,7 +2096,7 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
                             x->level);
         if (x->level > maxlvl)
             maxlvl = x->level;
-        if (!sole_empty &&
+        if (!sole_empty && !slx_sole_queue_leaf(T, x) &&
             T->cmp(slx_nmin(T, prevleaf, 0), slx_key(T, x, 0)) != 0)
             return slx_fail(why, len, "leaf %zu: cached first key stale%zu",
                             nleaves, 0);
@@ -2147,8 +2180,10 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
             if (slx_prev(T, x, l) != pv)
                 return slx_fail(why, len, "level %zu: prev link broken%zu", l,
                                 0);
-            /* (the sole leaf of an emptied list has no first key) */
-            if (x->n > 0 && T->cmp(slx_nmin(T, pv, l), slx_key(T, x, 0)) != 0)
+            /* (the sole leaf of an emptied list has no first key; a
+             * queue's sole leaf has no fresh copies) */
+            if (x->n > 0 && !slx_sole_queue_leaf(T, x) &&
+                T->cmp(slx_nmin(T, pv, l), slx_key(T, x, 0)) != 0)
                 return slx_fail(why, len,
                                 "level %zu: cached first key "
                                 "stale%zu",

@@ -783,3 +783,59 @@ Test(pq, drain_keeps_tall_sole_leaf_clean)
         cr_assert_eq(tpq_k4_pop(&q)->key, i + 1);
     tpq_k4_destroy(&q, NULL, NULL);
 }
+
+/* Key of the first element at or after key, or UINT64_MAX when none. */
+static uint64_t seek_key(const struct tpq_def *q, uint64_t key)
+{
+    struct tpq_def_iter it;
+    struct pq_item *e = tpq_def_iter_seek(&it, q, key);
+    return e ? e->key : UINT64_MAX;
+}
+
+/* A one-leaf queue does not keep the head's copy of its first key (pushes
+ * and pops of small queues stay inside the leaf): a seek must still start
+ * from the real first key, and the copies must be right again once a
+ * second leaf exists. Pushing in falling order makes the copy, taken at
+ * the first push, larger than the real first key. */
+Test(pq, seek_in_one_leaf_queue_and_after_split)
+{
+    enum { N = 300 };
+    static struct pq_item v[N];
+    struct tpq_def q;
+    char why[256];
+    cr_assert_eq(tpq_def_init(&q, NULL, tc_seed("pq_seek_one_leaf")), 0);
+    for (unsigned i = 0; i < 5; i++) {
+        v[i].key = 50 - 10 * i; /* 50, 40, 30, 20, 10 */
+        cr_assert_eq(tpq_def_push(&q, &v[i]), 0);
+    }
+    cr_assert_eq(q.sl.nleaves, 1);
+    cr_assert_eq(tpq_def_check(&q, why, sizeof why), 0, "%s", why);
+    cr_assert_eq(seek_key(&q, 20), 20);
+    cr_assert_eq(seek_key(&q, 5), 10);
+    cr_assert_eq(seek_key(&q, 45), 50);
+    cr_assert_eq(seek_key(&q, 51), UINT64_MAX);
+    cr_assert_eq(tpq_def_pop(&q)->key, 10);
+    cr_assert_eq(seek_key(&q, 15), 20);
+    /* Grow past one leaf: keys 1000.. append, keys 11..19 go first. */
+    for (unsigned i = 5; i < N; i++) {
+        v[i].key = i < 14 ? 11 + (i - 5) : 1000 + i;
+        cr_assert_eq(tpq_def_push(&q, &v[i]), 0);
+        cr_assert_eq(tpq_def_check(&q, why, sizeof why), 0, "push %u: %s", i,
+                     why);
+    }
+    cr_assert_gt(q.sl.nleaves, 1);
+    cr_assert_eq(seek_key(&q, 5), 11);
+    cr_assert_eq(seek_key(&q, 15), 15);
+    cr_assert_eq(seek_key(&q, 21), 30);
+    cr_assert_eq(seek_key(&q, 1000), 1014);
+    cr_assert_eq(seek_key(&q, 1000 + N), UINT64_MAX);
+    /* Drain back to one leaf: the copies may go stale again, seeks not. */
+    while (q.sl.nleaves > 1)
+        cr_assert_not_null(tpq_def_pop(&q));
+    cr_assert_eq(tpq_def_check(&q, why, sizeof why), 0, "%s", why);
+    struct pq_item *f = tpq_def_peek(&q);
+    cr_assert_not_null(f);
+    cr_assert_eq(seek_key(&q, 0), f->key);
+    cr_assert_eq(seek_key(&q, f->key + 1) > f->key, 1);
+    tpq_def_destroy(&q, NULL, NULL);
+}
