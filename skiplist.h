@@ -2331,7 +2331,8 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
     ATTR T *SLX_CAT(name, _pop)(struct name *);           \
     ATTR int SLX_CAT(name, _remove)(struct name *, T *);  \
     ATTR int SLX_CAT(name, _requeue)(struct name *, T *); \
-    ATTR bool SLX_CAT(name, _queued)(const T *)
+    ATTR bool SLX_CAT(name, _queued)(const T *);          \
+    ATTR bool SLX_CAT(name, _queued_in)(const struct name *, const T *)
 
 #define SLX_PROTO_EXTENT(name, T, K_T, ATTR)                                \
     ATTR int SLX_CAT(name, _insert)(struct name *, T *, T **);              \
@@ -2557,41 +2558,45 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
     }
 
 /* Priority queue: the hook gives erase without search. */
-#define SLX_GEN_PQ(name, T, HOOK, ATTR)                                 \
-    static SLX_NOINLINE SLX_UNUSED int SLX_CAT(name, _push_slow)(       \
-        struct name * pq, T * e)                                        \
-    {                                                                   \
-        return slx_insert_multi(&SLX_CAT(name, _slx_type), &pq->sl, e); \
-    }                                                                   \
-    ATTR int SLX_CAT(name, _push)(struct name * pq, T * e)              \
-    {                                                                   \
-        if (!e)                                                         \
-            return -EINVAL;                                             \
-        if (e->HOOK.leaf)                                               \
-            return -EEXIST;                                             \
-        if (slx_push_small(&SLX_CAT(name, _slx_type), &pq->sl, e))      \
-            return 0;                                                   \
-        return SLX_CAT(name, _push_slow)(pq, e);                        \
-    }                                                                   \
-    ATTR T *SLX_CAT(name, _peek)(const struct name *pq)                 \
-    {                                                                   \
-        return SLX_CAT(name, _first)(pq);                               \
-    }                                                                   \
-    ATTR T *SLX_CAT(name, _pop)(struct name * pq)                       \
-    {                                                                   \
-        return SLX_CAT(name, _pop_first)(pq);                           \
-    }                                                                   \
-    ATTR int SLX_CAT(name, _remove)(struct name * pq, T * e)            \
-    {                                                                   \
-        return SLX_CAT(name, _erase)(pq, e);                            \
-    }                                                                   \
-    ATTR int SLX_CAT(name, _requeue)(struct name * pq, T * e)           \
-    {                                                                   \
-        return slx_requeue(&SLX_CAT(name, _slx_type), &pq->sl, e);      \
-    }                                                                   \
-    ATTR bool SLX_CAT(name, _queued)(const T *e)                        \
-    {                                                                   \
-        return e->HOOK.leaf != NULL;                                    \
+#define SLX_GEN_PQ(name, T, HOOK, ATTR)                                    \
+    static SLX_NOINLINE SLX_UNUSED int SLX_CAT(name, _push_slow)(          \
+        struct name * pq, T * e)                                           \
+    {                                                                      \
+        return slx_insert_multi(&SLX_CAT(name, _slx_type), &pq->sl, e);    \
+    }                                                                      \
+    ATTR int SLX_CAT(name, _push)(struct name * pq, T * e)                 \
+    {                                                                      \
+        if (!e)                                                            \
+            return -EINVAL;                                                \
+        if (e->HOOK.leaf)                                                  \
+            return -EEXIST;                                                \
+        if (slx_push_small(&SLX_CAT(name, _slx_type), &pq->sl, e))         \
+            return 0;                                                      \
+        return SLX_CAT(name, _push_slow)(pq, e);                           \
+    }                                                                      \
+    ATTR T *SLX_CAT(name, _peek)(const struct name *pq)                    \
+    {                                                                      \
+        return SLX_CAT(name, _first)(pq);                                  \
+    }                                                                      \
+    ATTR T *SLX_CAT(name, _pop)(struct name * pq)                          \
+    {                                                                      \
+        return SLX_CAT(name, _pop_first)(pq);                              \
+    }                                                                      \
+    ATTR int SLX_CAT(name, _remove)(struct name * pq, T * e)               \
+    {                                                                      \
+        return SLX_CAT(name, _erase)(pq, e);                               \
+    }                                                                      \
+    ATTR int SLX_CAT(name, _requeue)(struct name * pq, T * e)              \
+    {                                                                      \
+        return slx_requeue(&SLX_CAT(name, _slx_type), &pq->sl, e);         \
+    }                                                                      \
+    ATTR bool SLX_CAT(name, _queued)(const T *e)                           \
+    {                                                                      \
+        return e->HOOK.leaf != NULL;                                       \
+    }                                                                      \
+    ATTR bool SLX_CAT(name, _queued_in)(const struct name *pq, const T *e) \
+    {                                                                      \
+        return e->HOOK.leaf != NULL && e->HOOK.list == &pq->sl;            \
     }
 
 /* Extent index. */

@@ -692,8 +692,7 @@ static inline int skiplist_sched_check(const struct skiplist_sched *rq,
     }
     for (unsigned c = 0; c < rq->nr_cpus; c++) {
         const struct skiplist_sched_task *s = rq->sticky[c];
-        if (s && (s->hook.list != (const void *)&rq->q.sl ||
-                  s->sticky_cpu != (int)c)) {
+        if (s && (!sksched_q_queued_in(&rq->q, s) || s->sticky_cpu != (int)c)) {
             snprintf(why, len, "cpu %u: sticky task not queued or not ours", c);
             return -1;
         }

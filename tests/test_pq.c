@@ -42,6 +42,7 @@ struct pq_ops {
     int (*remove)(void *q, struct pq_item *e);
     int (*requeue)(void *q, struct pq_item *e);
     bool (*queued)(const struct pq_item *e);
+    bool (*queued_in)(const void *q, const struct pq_item *e);
     size_t (*count)(const void *q);
     int (*check)(const void *q, char *why, size_t len);
     /* Queue contents in order into out[0..max); returns how many. */
@@ -90,6 +91,10 @@ struct pq_ops {
     {                                                                      \
         return N##_queued(e);                                              \
     }                                                                      \
+    static bool N##_o_queued_in(const void *q, const struct pq_item *e)    \
+    {                                                                      \
+        return N##_queued_in((const struct N *)q, e);                      \
+    }                                                                      \
     static size_t N##_o_count(const void *q)                               \
     {                                                                      \
         return N##_count((const struct N *)q);                             \
@@ -108,10 +113,19 @@ struct pq_ops {
             out[n++] = e;                                                  \
         return n;                                                          \
     }                                                                      \
-    static const struct pq_ops N##_ops = {                                 \
-        #N,           N##_o_create, N##_o_destroy, N##_o_push,             \
-        N##_o_peek,   N##_o_pop,    N##_o_remove,  N##_o_requeue,          \
-        N##_o_queued, N##_o_count,  N##_o_check,   N##_o_contents};
+    static const struct pq_ops N##_ops = {#N,                              \
+                                          N##_o_create,                    \
+                                          N##_o_destroy,                   \
+                                          N##_o_push,                      \
+                                          N##_o_peek,                      \
+                                          N##_o_pop,                       \
+                                          N##_o_remove,                    \
+                                          N##_o_requeue,                   \
+                                          N##_o_queued,                    \
+                                          N##_o_queued_in,                 \
+                                          N##_o_count,                     \
+                                          N##_o_check,                     \
+                                          N##_o_contents};
 
 PQ_OPS_DEFINE(tpq_def)
 PQ_OPS_DEFINE(tpq_k1)
@@ -410,6 +424,8 @@ Test(pq, remove_through_other_queue_refused)
                              n);
                 e->key -= 1000;
                 cr_assert(o->queued(e));
+                cr_assert(o->queued_in(qa, e));
+                cr_assert(!o->queued_in(qb, e));
             }
             cr_assert_eq(o->count(qa), n);
             cr_assert_eq(o->count(qb), n);
