@@ -217,7 +217,7 @@ struct slx_leaf {
     uint8_t level;  /* number of links */
     uint8_t unused; /* padding, zero */
     uint16_t off;   /* priority queue: first slot in use (see slx_off) */
-    uint16_t pad;
+    uint16_t dead;  /* priority queue: tombstones in the window (slx_take) */
 };
 
 /* A link: next and prev leaf at this level (circular through the head),
@@ -579,7 +579,7 @@ SLX_COLD struct slx_leaf *slx_alloc_leaf(const struct slx_type *T,
     x->level = (uint8_t)level;
     x->unused = 0;
     x->off = 0;
-    x->pad = 0;
+    x->dead = 0;
     return x;
 }
 
@@ -678,6 +678,8 @@ SLX_COLD void slx_clear(const struct slx_type *T, struct slx_list *L,
         struct slx_leaf *nx = slx_next(T, x, 0);
         void **p = slx_ptrs(T, x);
         for (unsigned i = 0; i < x->n; i++) {
+            if (!p[i])
+                continue; /* a tombstone */
             slx_unhook(T, p[i]);
             if (fn)
                 fn(p[i], arg);
@@ -875,6 +877,18 @@ SLX_HOT unsigned slx_leaf_search(const struct slx_type *T,
            (slx_before(T, k + (size_t)base * T->ks, key, strict) ? 1u : 0u);
 }
 
+/* The first live slot at or after logical index i of a queue leaf (i
+ * itself when it is past the window): tombstones are never last in the
+ * window, so it is in x. */
+SLX_HOT unsigned slx_live_from(const struct slx_type *T,
+                               const struct slx_leaf *x, unsigned i)
+{
+    void **p = slx_ptrs(T, x);
+    while (i < x->n && !p[i])
+        i++;
+    return i;
+}
+
 /* Position of the first slot >= key (strict) or > key (!strict): the leaf
  * and index, normalised so that idx < n, or leaf == head at the end. */
 SLX_HOT struct slx_leaf *slx_bound(const struct slx_type *T,
@@ -894,6 +908,8 @@ SLX_HOT struct slx_leaf *slx_bound(const struct slx_type *T,
     }
     if (x != L->head && x->n == 0) /* the sole leaf of an empty list */
         x = L->head;
+    if (T->hook_off >= 0 && x != L->head)
+        i = slx_live_from(T, x, i);
     *idx = i;
     return x;
 }
@@ -922,8 +938,12 @@ SLX_HOT void *slx_floor(const struct slx_type *T, const struct slx_list *L,
     if (x == L->head || L->count == 0)
         return NULL;
     unsigned i = slx_leaf_search(T, x, key, strict);
-    /* x's first key is below (or at) key, so i >= 1. */
-    return slx_ptrs(T, x)[i - 1];
+    /* x's first key is below (or at) key, so i >= 1; a tombstone there
+     * has a live slot before it (the window's first slot is live). */
+    void **p = slx_ptrs(T, x);
+    while (!p[i - 1])
+        i--;
+    return p[i - 1];
 }
 
 /* --- link maintenance ---------------------------------------------- */
@@ -1218,6 +1238,198 @@ SLX_COLD void slx_compact(const struct slx_type *T, struct slx_leaf *x)
     x->off = 0;
 }
 
+#if SLX_SIMD
+/* Bit j set when p[j] == e, j < 8: two (AVX2) or four (SSE2) vector
+ * compares where a plain scan pays a compare and a branch per slot. */
+SLX_HOT unsigned slx_match8(void *const *p, const void *e)
+{
+#if SLX_SIMD == 2
+    __m256i ev = _mm256_set1_epi64x((long long)(uintptr_t)e);
+    __m256i a = _mm256_cmpeq_epi64(
+        _mm256_loadu_si256((const __m256i *)(const void *)p), ev);
+    __m256i b = _mm256_cmpeq_epi64(
+        _mm256_loadu_si256((const __m256i *)(const void *)(p + 4)), ev);
+    return (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(a)) |
+           (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(b)) << 4;
+#else
+    __m128i ev = _mm_set1_epi64x((long long)(uintptr_t)e);
+    unsigned m = 0;
+    for (int j = 0; j < 8; j += 2) {
+        __m128i c = _mm_cmpeq_epi32(
+            _mm_loadu_si128((const __m128i *)(const void *)(p + j)), ev);
+        /* a pointer is equal when both its 32-bit halves are */
+        c = _mm_and_si128(c, _mm_shuffle_epi32(c, _MM_SHUFFLE(2, 3, 0, 1)));
+        m |= (unsigned)_mm_movemask_pd(_mm_castsi128_pd(c)) << j;
+    }
+    return m;
+#endif
+}
+#endif
+
+/* Index of e among p[0..n), or n. */
+SLX_HOT unsigned slx_find_ptr(void *const *p, unsigned n, const void *e)
+{
+    unsigned i = 0;
+#if SLX_SIMD
+    /* Short leaves scan faster plainly: one predicted loop. */
+    for (; n > 16 && i + 8 <= n; i += 8) {
+        unsigned m = slx_match8(p + i, e);
+        if (m)
+            return i + (unsigned)__builtin_ctz(m);
+    }
+#endif
+    for (; i < n; i++)
+        if (p[i] == e)
+            break;
+    return i;
+}
+
+/* Index of the last e among p[0..n), or n when there is none. */
+SLX_HOT unsigned slx_find_ptr_back(void *const *p, unsigned n, const void *e)
+{
+    unsigned i = n;
+#if SLX_SIMD
+    for (; i >= 8; i -= 8) {
+        unsigned m = slx_match8(p + i - 8, e);
+        if (m)
+            return i - 8 + 31u - (unsigned)__builtin_clz(m);
+    }
+#endif
+    while (i-- > 0)
+        if (p[i] == e)
+            return i;
+    return n;
+}
+
+#define SLX_TOMB_WINDOW 32
+
+/* Tombstones. A queue's removal from the middle of a leaf's window only
+ * clears the slot's element pointer (slx_take): no shift, and no branch
+ * on where the slot is, so the removals of a batch overlap their cache
+ * misses. The slot keeps its key, so the keys stay sorted and every
+ * search counts as before; the window's first and last slots are always
+ * live (removals there shrink the window past any tombstones), so the
+ * first and last elements, the cached first keys and the search for the
+ * next live slot need nothing new. A push into a leaf with tombstones
+ * takes the nearest one (slx_place_tombstone), so such a leaf is never
+ * full; a leaf that shrinks or merges, or lends slots to a neighbour,
+ * first drops its tombstones (slx_purge). */
+
+/* Drop x's tombstones, keeping the window's start; *i, a logical index
+ * into x, follows its slot (NULL when there is none). */
+SLX_COLD void slx_purge(const struct slx_type *T, struct slx_leaf *x,
+                        unsigned *i)
+{
+    if (T->hook_off < 0 || !x->dead)
+        return;
+    size_t ks = T->ks;
+    unsigned char *k = slx_keys(T, x);
+    void **p = slx_ptrs(T, x);
+    unsigned n = x->n, w = 0, wi = 0;
+    for (unsigned r = 0; r < n; r++) {
+        if (i && r == *i)
+            wi = w;
+        /* copy unconditionally: a tombstone is overwritten by the next
+         * live slot, and no branch depends on where tombstones are */
+        memmove(k + (size_t)w * ks, k + (size_t)r * ks, ks);
+        p[w] = p[r];
+        w += p[r] != NULL;
+    }
+    if (i)
+        *i = *i >= n ? w : wi;
+    x->n = (uint16_t)w;
+    x->dead = 0;
+    if (!w)
+        x->off = 0;
+}
+
+/* After a removal at an end of x's window: move that end past the
+ * tombstones it uncovered. */
+SLX_COLD void slx_trim(const struct slx_type *T, struct slx_leaf *x)
+{
+    void **p = slx_ptrs(T, x);
+    unsigned n = x->n, front = 0, back = 0;
+    while (front < n && !p[front])
+        front++;
+    while (back < n - front && !p[n - 1u - back])
+        back++;
+    x->off = (uint16_t)(n > front + back ? x->off + front : 0);
+    x->n = (uint16_t)(n - front - back);
+    x->dead = (uint16_t)(x->dead - front - back);
+}
+
+/* Distances from logical index i of x to its nearest tombstones: *dr
+ * slots to the first at or after i, *dl to the last before i, minus one
+ * (the slots between it and i); UINT_MAX when there is none. Leaves of
+ * at most 64 slots use a bitmap of the whole slot array: the vector
+ * compares run a fixed number of times and the rest is bit arithmetic,
+ * where two scans would each end in a mispredicted branch. Slots outside
+ * the window are masked off. */
+SLX_HOT void slx_nearest_tombstones(const struct slx_type *T,
+                                    const struct slx_leaf *x, unsigned i,
+                                    unsigned *dl, unsigned *dr)
+{
+    unsigned n = x->n;
+    if (T->kpn > 64 || T->kpn % 8 != 0) {
+        void **p = slx_ptrs(T, x);
+        unsigned r = slx_find_ptr(p + i, n - i, NULL);
+        unsigned l = slx_find_ptr_back(p, i, NULL);
+        *dr = r < n - i ? r : UINT_MAX;
+        *dl = l < i ? i - 1u - l : UINT_MAX;
+        return;
+    }
+    void *const *p0 = slx_ptrs0(T, x);
+    uint64_t m = 0;
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 8 /* a fixed-count loop: no exit to mispredict */
+#endif
+    for (unsigned g = 0; g < T->kpn; g += 8) {
+#if SLX_SIMD
+        m |= (uint64_t)slx_match8(p0 + g, NULL) << g;
+#else
+        for (unsigned j = 0; j < 8; j++)
+            m |= (uint64_t)(p0[g + j] == NULL) << (g + j);
+#endif
+    }
+    unsigned off = x->off, ip = off + i; /* ip <= 64 */
+    m &= (n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1u) << off;
+    uint64_t after = ip < 64 ? m >> ip : 0;
+    uint64_t before = m & (ip < 64 ? (UINT64_C(1) << ip) - 1u : ~UINT64_C(0));
+    unsigned top = 63u - (unsigned)__builtin_clzll(before | 1u);
+    *dr = (unsigned)__builtin_ctzll(after | UINT64_C(1) << 63) |
+          (0u - (unsigned)(after == 0));
+    *dl = (ip - 1u - top) | (0u - (unsigned)(before == 0));
+}
+
+/* Put v at (x, i), x having tombstones: v takes the nearest one, the
+ * slots between moving over by one, so the window neither grows nor
+ * needs room. The slot just before i is tried first: a hold-model push
+ * after a removal of an equal key lands there. FIFO among equal keys
+ * holds because v still lands after every equal live key. */
+SLX_HOT void slx_place_tombstone(const struct slx_type *T, struct slx_leaf *x,
+                                 unsigned i, const struct slx_slotval *v)
+{
+    size_t ks = T->ks;
+    unsigned char *k = slx_keys(T, x);
+    void **p = slx_ptrs(T, x);
+    unsigned dl, dr;
+    slx_nearest_tombstones(T, x, i, &dl, &dr);
+    /* Either the dl slots before i move down one, v going at i - 1, or
+     * the dr slots from i move up one, v going at i; the parameters are
+     * selected rather than branched on (the side is a coin toss). */
+    int down = dl < dr;
+    unsigned dst = down ? i - 1u - dl : i + 1u, src = down ? i - dl : i;
+    unsigned cnt = down ? dl : dr, at = down ? i - 1u : i;
+    slx_memmove(k + (size_t)dst * ks, k + (size_t)src * ks, cnt, ks);
+    slx_memmove(p + dst, p + src, cnt, sizeof(void *));
+    memcpy(k + (size_t)at * ks, v->key, ks);
+    p[at] = v->elem;
+    slx_set_hook(T, v->elem, x);
+    x->dead = (uint16_t)(x->dead - 1u);
+    if (at == 0)
+        slx_min_changed(T, x);
+}
+
 /* Put v at (x, i), x having room. The slot arrays are addressed once up
  * front: the shifts' stores may alias the header, and recomputing the
  * addresses after each would cost more than the shifts of a small leaf.
@@ -1231,6 +1443,10 @@ SLX_HOT void slx_place(const struct slx_type *T, struct slx_leaf *x, unsigned i,
     unsigned char *k = slx_keys(T, x);
     void **p = slx_ptrs(T, x);
     unsigned char *la = T->extent ? slx_lasts(T, x) : NULL;
+    if (T->hook_off >= 0 && SLX_UNLIKELY(x->dead)) {
+        slx_place_tombstone(T, x, i, v);
+        return;
+    }
     if (off > 0 && (i < n - i || off + n == T->kpn)) {
         x->off = (uint16_t)(off - 1); /* old logical j is now j + 1 */
         k -= ks;
@@ -1265,6 +1481,10 @@ SLX_COLD struct slx_leaf *slx_shift_room(const struct slx_type *T,
     struct slx_leaf *nx = slx_next(T, x, 0);
     struct slx_leaf *pv = slx_prev(T, x, 0);
     unsigned kpn = T->kpn;
+    if (nx != h)
+        slx_purge(T, nx, NULL);
+    if (pv != h)
+        slx_purge(T, pv, NULL);
     /* A neighbour takes half its free slots, keeping one for v should v
      * land there; nearly full neighbours are left alone (no ping-pong). */
     unsigned need = kpn / 8 > 2 ? kpn / 8 : 2;
@@ -1367,6 +1587,7 @@ SLX_COLD int slx_insert_at(const struct slx_type *T, struct slx_list *L,
             slx_link_after(T, L, h, x);
         }
     }
+    slx_purge(T, x, &i); /* a full leaf with tombstones has room */
     if (x->n == T->kpn) {
         struct slx_leaf *t = slx_shift_room(T, L, x, &i);
         if (!t)
@@ -1402,6 +1623,12 @@ SLX_COLD void slx_rebalance(const struct slx_type *T, struct slx_list *L,
                             struct slx_leaf *x)
 {
     struct slx_leaf *h = L->head;
+    /* merging moves slots between leaves: tombstones go first */
+    slx_purge(T, x, NULL);
+    if (slx_next(T, x, 0) != h)
+        slx_purge(T, slx_next(T, x, 0), NULL);
+    if (slx_prev(T, x, 0) != h)
+        slx_purge(T, slx_prev(T, x, 0), NULL);
     if (x->n == 0) {
         /* The sole leaf stays when the list empties: a queue that drains
          * and refills (the common case of a runqueue) then never unlinks
@@ -1435,8 +1662,8 @@ SLX_COLD void slx_rebalance(const struct slx_type *T, struct slx_list *L,
 }
 
 /* Remove slot (x, i) without rebalancing; x may be left empty. */
-SLX_HOT void *slx_take(const struct slx_type *T, struct slx_list *L,
-                       struct slx_leaf *x, unsigned i)
+SLX_HOT void *slx_take_at(const struct slx_type *T, struct slx_list *L,
+                          struct slx_leaf *x, unsigned i, int trim)
 {
     size_t ks = T->ks;
     unsigned n = x->n, off = slx_off(T, x);
@@ -1444,6 +1671,18 @@ SLX_HOT void *slx_take(const struct slx_type *T, struct slx_list *L,
     void **p = slx_ptrs(T, x);
     void *e = p[i];
     unsigned after = n - i - 1u;
+    /* A queue leaf's middle slot becomes a tombstone (see slx_purge),
+     * unless the window is short: then the shift moves at most 16 slots,
+     * less than a later push's search for the tombstone costs, and a
+     * small queue's pushes keep their fast path (slx_push_small). */
+    if (T->hook_off >= 0 && n > SLX_TOMB_WINDOW && i > 0 && after > 0) {
+        p[i] = NULL;
+        x->dead = (uint16_t)(x->dead + 1u);
+        slx_unhook(T, e);
+        L->count--;
+        L->stamp++;
+        return e;
+    }
     if (T->hook_off >= 0 && i <= after) { /* windowed: close from the front */
         slx_memmove(k + ks, k, i, ks);
         slx_memmove(p + 1, p, i, sizeof(void *));
@@ -1460,6 +1699,8 @@ SLX_HOT void *slx_take(const struct slx_type *T, struct slx_list *L,
     }
     x->n = (uint16_t)(n - 1);
     slx_unhook(T, e);
+    if (trim && T->hook_off >= 0 && SLX_UNLIKELY(x->dead))
+        slx_trim(T, x);
     if (i == 0 && x->n > 0)
         slx_min_changed(T, x);
     if (T->extent && x->n > 0) {
@@ -1472,13 +1713,30 @@ SLX_HOT void *slx_take(const struct slx_type *T, struct slx_list *L,
     return e;
 }
 
+SLX_HOT void *slx_take(const struct slx_type *T, struct slx_list *L,
+                       struct slx_leaf *x, unsigned i)
+{
+    return slx_take_at(T, L, x, i, 1);
+}
+
 SLX_HOT void *slx_remove_at(const struct slx_type *T, struct slx_list *L,
                             struct slx_leaf *x, unsigned i)
 {
     void *e = slx_take(T, L, x, i);
     /* A sole leaf has no neighbour to merge with and stays when empty
      * (extents excepted, see slx_rebalance). */
-    if (L->nleaves > 1 ? x->n <= T->kpn / 4 : x->n == 0 && T->extent)
+    if (L->nleaves > 1 ? (unsigned)(x->n - x->dead) <= T->kpn / 4
+                       : x->n == 0 && T->extent)
+        slx_rebalance(T, L, x);
+    return e;
+}
+
+/* slx_pop_first of a queue whose first leaf has tombstones. */
+SLX_COLD void *slx_pop_first_dead(const struct slx_type *T, struct slx_list *L,
+                                  struct slx_leaf *x)
+{
+    void *e = slx_take(T, L, x, 0);
+    if (x->n == 0 && L->nleaves > 1)
         slx_rebalance(T, L, x);
     return e;
 }
@@ -1492,11 +1750,14 @@ SLX_HOT void *slx_pop_first(const struct slx_type *T, struct slx_list *L)
         return NULL;
     if (T->hook_off < 0)
         return slx_remove_at(T, L, x, 0);
-    /* A queue: slx_take only moves the window's front up. The front leaf
-     * drains by pops, so merging its last few slots with the next leaf
-     * would move elements about to leave; it goes when empty (the sole
-     * leaf stays, see slx_rebalance). */
-    void *e = slx_take(T, L, x, 0);
+    if (SLX_UNLIKELY(x->dead))
+        return slx_pop_first_dead(T, L, x);
+    /* A queue: slx_take only moves the window's front up (and without
+     * tombstones, none to move past: the trim stays out of this path's
+     * registers). The front leaf drains by pops, so merging its last few
+     * slots with the next leaf would move elements about to leave; it
+     * goes when empty (the sole leaf stays, see slx_rebalance). */
+    void *e = slx_take_at(T, L, x, 0, 0);
     if (SLX_UNLIKELY(x->n == 0)) {
         if (L->nleaves > 1)
             slx_rebalance(T, L, x);
@@ -1516,52 +1777,6 @@ SLX_HOT void *slx_pop_last(const struct slx_type *T, struct slx_list *L)
     if (x == L->head || x->n == 0)
         return NULL;
     return slx_remove_at(T, L, x, x->n - 1u);
-}
-
-#if SLX_SIMD
-/* Bit j set when p[j] == e, j < 8: two (AVX2) or four (SSE2) vector
- * compares where a plain scan pays a compare and a branch per slot. */
-SLX_HOT unsigned slx_match8(void *const *p, const void *e)
-{
-#if SLX_SIMD == 2
-    __m256i ev = _mm256_set1_epi64x((long long)(uintptr_t)e);
-    __m256i a = _mm256_cmpeq_epi64(
-        _mm256_loadu_si256((const __m256i *)(const void *)p), ev);
-    __m256i b = _mm256_cmpeq_epi64(
-        _mm256_loadu_si256((const __m256i *)(const void *)(p + 4)), ev);
-    return (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(a)) |
-           (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(b)) << 4;
-#else
-    __m128i ev = _mm_set1_epi64x((long long)(uintptr_t)e);
-    unsigned m = 0;
-    for (int j = 0; j < 8; j += 2) {
-        __m128i c = _mm_cmpeq_epi32(
-            _mm_loadu_si128((const __m128i *)(const void *)(p + j)), ev);
-        /* a pointer is equal when both its 32-bit halves are */
-        c = _mm_and_si128(c, _mm_shuffle_epi32(c, _MM_SHUFFLE(2, 3, 0, 1)));
-        m |= (unsigned)_mm_movemask_pd(_mm_castsi128_pd(c)) << j;
-    }
-    return m;
-#endif
-}
-#endif
-
-/* Index of e among p[0..n), or n. */
-SLX_HOT unsigned slx_find_ptr(void *const *p, unsigned n, const void *e)
-{
-    unsigned i = 0;
-#if SLX_SIMD
-    /* Short leaves scan faster plainly: one predicted loop. */
-    for (; n > 16 && i + 8 <= n; i += 8) {
-        unsigned m = slx_match8(p + i, e);
-        if (m)
-            return i + (unsigned)__builtin_ctz(m);
-    }
-#endif
-    for (; i < n; i++)
-        if (p[i] == e)
-            break;
-    return i;
 }
 
 /* Where element e sits: (leaf, index) or NULL. Uses the hook when there
@@ -1615,7 +1830,7 @@ SLX_HOT int slx_insert_slot(const struct slx_type *T, struct slx_list *L,
             i = 0;
         }
     }
-    if (x != L->head && x->n < T->kpn) {
+    if (x != L->head && (x->n < T->kpn || x->dead)) {
         slx_place(T, x, i, v);
         slx_added(T, L, v->elem);
         return 0;
@@ -1637,8 +1852,12 @@ SLX_HOT int slx_insert_unique(const struct slx_type *T, struct slx_list *L,
      * sole leaf has no first slot (and a stale cached key). */
     struct slx_leaf *c = x;
     const void *ck = NULL;
+    unsigned at = i; /* the first live slot from i: a tombstone's stale key
+                      * is no clash, and v still goes at i, before it */
     if (x != L->head && i < x->n) {
-        ck = slx_key(T, x, i);
+        if (T->hook_off >= 0)
+            at = slx_live_from(T, x, i);
+        ck = slx_key(T, x, at);
     } else {
         c = slx_next(T, x, 0);
         if (c != L->head && c->n)
@@ -1646,7 +1865,7 @@ SLX_HOT int slx_insert_unique(const struct slx_type *T, struct slx_list *L,
     }
     if (ck && T->cmp(ck, key) == 0) {
         if (existing)
-            *existing = slx_ptrs(T, c)[c == x ? i : 0];
+            *existing = slx_ptrs(T, c)[c == x ? at : 0];
         return -EEXIST;
     }
     struct slx_slotval v = {key, e, 0};
@@ -1663,7 +1882,7 @@ SLX_HOT int slx_push_small(const struct slx_type *T, struct slx_list *L,
     if (L->nleaves != 1)
         return 0;
     struct slx_leaf *x = slx_next(T, L->head, 0);
-    if (x->n >= T->kpn)
+    if (x->n >= T->kpn || x->dead) /* tombstones: see slx_place */
         return 0;
     unsigned char key[SLX_KEY_MAX];
     T->key_of(e, key);
@@ -1774,6 +1993,8 @@ SLX_HOT void *slx_iter_next(const struct slx_type *T, struct slx_iter *it)
         if (x == L->head)
             return NULL;
     }
+    if (T->hook_off >= 0)
+        it->idx = slx_live_from(T, x, it->idx);
     return slx_ptrs(T, x)[it->idx];
 }
 
@@ -1791,8 +2012,12 @@ SLX_HOT void *slx_iter_prev(const struct slx_type *T, struct slx_iter *it)
         it->leaf = x;
         it->idx = x->n;
     }
-    it->idx--;
-    return slx_ptrs(T, x)[it->idx];
+    void **p = slx_ptrs(T, x);
+    /* a tombstone has a live slot before it (see slx_purge) */
+    do
+        it->idx--;
+    while (!p[it->idx]);
+    return p[it->idx];
 }
 
 /* FOREACH_SAFE: the body may have erased the element before `e`; find e
@@ -2107,12 +2332,18 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
                             "leaf's last%zu",
                             nleaves, 0);
         void **p = slx_ptrs(T, x);
+        unsigned dead = 0;
         for (unsigned i = 0; i < x->n; i++) {
-            if (!p[i])
-                return slx_fail(why, len, "leaf %zu slot %zu: NULL element",
-                                nleaves, i);
             if (i > 0 && T->cmp(slx_key(T, x, i - 1), slx_key(T, x, i)) > 0)
                 return slx_fail(why, len, "leaf %zu slot %zu out of order",
+                                nleaves, i);
+            /* a queue's tombstone: never at either end of the window */
+            if (!p[i] && T->hook_off >= 0 && i > 0 && i + 1u < x->n) {
+                dead++;
+                continue;
+            }
+            if (!p[i])
+                return slx_fail(why, len, "leaf %zu slot %zu: NULL element",
                                 nleaves, i);
             T->key_of(p[i], kbuf);
             if (T->cmp(kbuf, slx_key(T, x, i)) != 0)
@@ -2146,7 +2377,10 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
                                     nleaves, i);
             }
         }
-        count += x->n;
+        if (dead != x->dead)
+            return slx_fail(why, len, "leaf %zu counts %zu tombstones", nleaves,
+                            x->dead);
+        count += x->n - dead;
         prevleaf = x;
     }
     if (slx_prev(T, h, 0) != prevleaf)

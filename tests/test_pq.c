@@ -855,3 +855,151 @@ Test(pq, seek_in_one_leaf_queue_and_after_split)
     cr_assert_eq(seek_key(&q, f->key + 1) > f->key, 1);
     tpq_def_destroy(&q, NULL, NULL);
 }
+
+static void count_cb(struct pq_item *e, void *arg)
+{
+    (void)e;
+    ++*(unsigned *)arg;
+}
+
+/* Keys of q in iteration order, forward and backward, into fw / bw. */
+static unsigned walk_keys(const struct tpq_def *q, uint64_t *fw, uint64_t *bw,
+                          unsigned max)
+{
+    struct tpq_def_iter it;
+    unsigned n = 0, m = 0;
+    for (struct pq_item *e = tpq_def_iter_first(&it, q); e && n < max;
+         e = tpq_def_iter_next(&it))
+        fw[n++] = e->key;
+    for (struct pq_item *e = tpq_def_iter_last(&it, q); e && m < max;
+         e = tpq_def_iter_prev(&it))
+        bw[m++] = e->key;
+    cr_assert_eq(n, m, "forward %u, backward %u elements", n, m);
+    for (unsigned i = 0; i < n; i++)
+        cr_assert_eq(fw[i], bw[n - 1 - i]);
+    return n;
+}
+
+/* The tombstone test's queue: its keys start with want[0..n) and end with
+ * the fillers 110, 120, ... up to last_filler. */
+static void expect_keys(const struct tpq_def *q, const uint64_t *want,
+                        unsigned n, uint64_t last_filler)
+{
+    uint64_t fw[64], bw[64];
+    char why[256];
+    unsigned fillers = (unsigned)(last_filler - 100) / 10;
+    cr_assert_eq(tpq_def_check(q, why, sizeof why), 0, "%s", why);
+    cr_assert_eq(walk_keys(q, fw, bw, 64), n + fillers);
+    cr_assert_eq(tpq_def_count(q), n + fillers);
+    for (unsigned i = 0; i < n + fillers; i++) {
+        uint64_t w = i < n ? want[i] : 110 + 10 * (i - n);
+        cr_assert_eq(fw[i], w, "slot %u: %llu, want %llu", i,
+                     (unsigned long long)fw[i], (unsigned long long)w);
+    }
+}
+
+/* Removing from the middle of a queue leaf's window (longer than
+ * SLX_TOMB_WINDOW) leaves a tombstone: the slot keeps its key, its
+ * element pointer is cleared. Every reader must see past it: searches on
+ * the removed keys, floor, iteration both ways, unique insert of a
+ * removed key; pushes take the nearest one in order (FIFO among equal
+ * keys kept); removals at the window's ends trim past tombstones. Keys
+ * 10..100 are the test's, 110..400 fillers that make the window long. */
+Test(pq, tombstones_are_invisible)
+{
+    static struct pq_item v[16], fill[30];
+    struct tpq_def q;
+    cr_assert_eq(tpq_def_init(&q, NULL, tc_seed("pq_tombstones")), 0);
+    for (unsigned i = 0; i < 10; i++) {
+        v[i].key = 10 * (i + 1); /* 10 .. 100 */
+        v[i].id = i;
+        cr_assert_eq(tpq_def_push(&q, &v[i]), 0);
+    }
+    for (unsigned i = 0; i < 30; i++) {
+        fill[i].key = 110 + 10 * i; /* 110 .. 400 */
+        cr_assert_eq(tpq_def_push(&q, &fill[i]), 0);
+    }
+    cr_assert_gt(40, SLX_TOMB_WINDOW);
+    const struct slx_leaf *x = slx_next(&tpq_def_slx_type, q.sl.head, 0);
+    cr_assert_eq(tpq_def_remove(&q, &v[2]), 0); /* 30 */
+    cr_assert_eq(tpq_def_remove(&q, &v[3]), 0); /* 40 */
+    cr_assert_eq(tpq_def_remove(&q, &v[6]), 0); /* 70 */
+    cr_assert_eq(x->dead, 3, "middle removals leave tombstones");
+    const uint64_t a[] = {10, 20, 50, 60, 80, 90, 100};
+    expect_keys(&q, a, 7, 400);
+    cr_assert_null(tpq_def_find(&q, 30));
+    cr_assert_eq(tpq_def_find(&q, 50), &v[4]);
+    cr_assert_eq(tpq_def_lower_bound(&q, 30), &v[4]);
+    cr_assert_eq(tpq_def_lower_bound(&q, 25), &v[4]);
+    cr_assert_eq(tpq_def_upper_bound(&q, 30), &v[4]);
+    cr_assert_eq(tpq_def_upper_bound(&q, 60), &v[7]);
+    cr_assert_eq(tpq_def_floor(&q, 45), &v[1]);
+    cr_assert_eq(tpq_def_floor(&q, 75), &v[5]);
+    cr_assert_eq(tpq_def_below(&q, 50), &v[1]);
+    struct tpq_def_iter it;
+    cr_assert_eq(tpq_def_iter_seek(&it, &q, 31), &v[4]);
+    cr_assert_eq(tpq_def_erase_key(&q, 40, NULL), -ENOENT);
+
+    /* A push takes the nearest tombstone; an equal key goes after. */
+    v[10].key = 35; /* into 40's slot */
+    cr_assert_eq(tpq_def_push(&q, &v[10]), 0);
+    v[11].key = 60; /* into 70's slot, after the other 60 */
+    v[11].id = 11;
+    cr_assert_eq(tpq_def_push(&q, &v[11]), 0);
+    cr_assert_eq(x->dead, 1, "both pushes took a tombstone: %u", x->dead);
+    const uint64_t b[] = {10, 20, 35, 50, 60, 60, 80, 90, 100};
+    expect_keys(&q, b, 9, 400);
+    cr_assert_eq(tpq_def_iter_seek(&it, &q, 60), &v[5]);
+    cr_assert_eq(tpq_def_iter_next(&it), &v[11], "FIFO among equal keys");
+
+    /* Unique insert next to a tombstone whose key (30) is below it: no
+     * clash, and 35 moves down into the tombstone. */
+    v[12].key = 40;
+    struct pq_item *clash = NULL;
+    cr_assert_eq(tpq_def_insert(&q, &v[12], &clash), 0);
+    cr_assert_null(clash);
+    cr_assert_eq(x->dead, 0);
+    v[13].key = 5;
+    cr_assert_eq(tpq_def_insert(&q, &v[13], &clash), 0);
+    v[14].key = 50;
+    cr_assert_eq(tpq_def_insert(&q, &v[14], &clash), -EEXIST);
+    cr_assert_eq(clash, &v[4]);
+    const uint64_t c[] = {5, 10, 20, 35, 40, 50, 60, 60, 80, 90, 100};
+    expect_keys(&q, c, 11, 400);
+
+    /* A new minimum moves the slots before the nearest tombstone up. */
+    cr_assert_eq(tpq_def_remove(&q, &v[10]), 0); /* 35 */
+    v[15].key = 1;
+    cr_assert_eq(tpq_def_push(&q, &v[15]), 0);
+    cr_assert_eq(x->dead, 0);
+    cr_assert_eq(tpq_def_peek(&q), &v[15]);
+    const uint64_t c2[] = {1, 5, 10, 20, 40, 50, 60, 60, 80, 90, 100};
+    expect_keys(&q, c2, 11, 400);
+
+    /* Ends: tombstones next to a removed end go with it. */
+    cr_assert_eq(tpq_def_remove(&q, &fill[28]), 0); /* 390 */
+    cr_assert_eq(tpq_def_remove(&q, &fill[27]), 0); /* 380 */
+    cr_assert_eq(x->dead, 2);
+    cr_assert_eq(tpq_def_pop_last(&q), &fill[29]); /* 400, then 390, 380 */
+    cr_assert_eq(tpq_def_last(&q), &fill[26]);
+    cr_assert_eq(tpq_def_remove(&q, &v[13]), 0); /* 5 */
+    cr_assert_eq(tpq_def_remove(&q, &v[0]), 0);  /* 10 */
+    cr_assert_eq(tpq_def_remove(&q, &v[1]), 0);  /* 20 */
+    cr_assert_eq(tpq_def_pop(&q), &v[15]);       /* 1, then 5, 10, 20 */
+    cr_assert_eq(tpq_def_peek(&q), &v[12]);
+    cr_assert_eq(x->dead, 0);
+    const uint64_t d[] = {40, 50, 60, 60, 80, 90, 100};
+    expect_keys(&q, d, 7, 370);
+
+    /* Requeue across a tombstone, then clear: only live elements. */
+    cr_assert_eq(tpq_def_remove(&q, &v[4]), 0); /* 50 */
+    v[5].key = 36;
+    cr_assert_eq(tpq_def_requeue(&q, &v[5]), 0);
+    const uint64_t e[] = {36, 40, 60, 80, 90, 100};
+    expect_keys(&q, e, 6, 370);
+    unsigned calls = 0;
+    tpq_def_clear(&q, count_cb, &calls);
+    cr_assert_eq(calls, 6 + 27);
+    cr_assert_not(tpq_def_queued(&v[5]));
+    tpq_def_destroy(&q, NULL, NULL);
+}
