@@ -1358,26 +1358,17 @@ SLX_COLD void slx_trim(const struct slx_type *T, struct slx_leaf *x)
     x->dead = (uint16_t)(x->dead - front - back);
 }
 
-/* Distances from logical index i of x to its nearest tombstones: *dr
- * slots to the first at or after i, *dl to the last before i, minus one
- * (the slots between it and i); UINT_MAX when there is none. Leaves of
- * at most 64 slots use a bitmap of the whole slot array: the vector
- * compares run a fixed number of times and the rest is bit arithmetic,
- * where two scans would each end in a mispredicted branch. Slots outside
- * the window are masked off. */
-SLX_HOT void slx_nearest_tombstones(const struct slx_type *T,
-                                    const struct slx_leaf *x, unsigned i,
-                                    unsigned *dl, unsigned *dr)
+/* Whether a queue leaf's slots can be matched as one bitmap: at most 64
+ * of them, in whole groups of 8. */
+#define SLX_BITMAP_LEAF(T) ((T)->kpn <= 64 && (T)->kpn % 8 == 0)
+
+/* Bit j set when logical slot j of x's window holds e (SLX_BITMAP_LEAF).
+ * The vector compares cover the whole slot array a fixed number of times,
+ * so nothing branches on where e is; slots outside the window (stale
+ * copies) are masked off. */
+SLX_HOT uint64_t slx_match_window(const struct slx_type *T,
+                                  const struct slx_leaf *x, const void *e)
 {
-    unsigned n = x->n;
-    if (T->kpn > 64 || T->kpn % 8 != 0) {
-        void **p = slx_ptrs(T, x);
-        unsigned r = slx_find_ptr(p + i, n - i, NULL);
-        unsigned l = slx_find_ptr_back(p, i, NULL);
-        *dr = r < n - i ? r : UINT_MAX;
-        *dl = l < i ? i - 1u - l : UINT_MAX;
-        return;
-    }
     void *const *p0 = slx_ptrs0(T, x);
     uint64_t m = 0;
 #if defined(__GNUC__) && !defined(__clang__)
@@ -1385,20 +1376,42 @@ SLX_HOT void slx_nearest_tombstones(const struct slx_type *T,
 #endif
     for (unsigned g = 0; g < T->kpn; g += 8) {
 #if SLX_SIMD
-        m |= (uint64_t)slx_match8(p0 + g, NULL) << g;
+        m |= (uint64_t)slx_match8(p0 + g, e) << g;
 #else
         for (unsigned j = 0; j < 8; j++)
-            m |= (uint64_t)(p0[g + j] == NULL) << (g + j);
+            m |= (uint64_t)(p0[g + j] == e) << (g + j);
 #endif
     }
-    unsigned off = x->off, ip = off + i; /* ip <= 64 */
-    m &= (n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1u) << off;
-    uint64_t after = ip < 64 ? m >> ip : 0;
-    uint64_t before = m & (ip < 64 ? (UINT64_C(1) << ip) - 1u : ~UINT64_C(0));
+    unsigned n = x->n;
+    m >>= x->off;
+    return n == 64 ? m : m & ((UINT64_C(1) << n) - 1u);
+}
+
+/* Distances from logical index i of x to its nearest tombstones: *dr
+ * slots to the first at or after i, *dl to the last before i, minus one
+ * (the slots between it and i); UINT_MAX when there is none. Leaves of
+ * at most 64 slots use the window's bitmap of tombstones: bit arithmetic
+ * where two scans would each end in a mispredicted branch. */
+SLX_HOT void slx_nearest_tombstones(const struct slx_type *T,
+                                    const struct slx_leaf *x, unsigned i,
+                                    unsigned *dl, unsigned *dr)
+{
+    unsigned n = x->n;
+    if (!SLX_BITMAP_LEAF(T)) {
+        void **p = slx_ptrs(T, x);
+        unsigned r = slx_find_ptr(p + i, n - i, NULL);
+        unsigned l = slx_find_ptr_back(p, i, NULL);
+        *dr = r < n - i ? r : UINT_MAX;
+        *dl = l < i ? i - 1u - l : UINT_MAX;
+        return;
+    }
+    uint64_t m = slx_match_window(T, x, NULL); /* i <= n <= 64 */
+    uint64_t after = i < 64 ? m >> i : 0;
+    uint64_t before = m & (i < 64 ? (UINT64_C(1) << i) - 1u : ~UINT64_C(0));
     unsigned top = 63u - (unsigned)__builtin_clzll(before | 1u);
     *dr = (unsigned)__builtin_ctzll(after | UINT64_C(1) << 63) |
           (0u - (unsigned)(after == 0));
-    *dl = (ip - 1u - top) | (0u - (unsigned)(before == 0));
+    *dl = (i - 1u - top) | (0u - (unsigned)(before == 0));
 }
 
 /* Put v at (x, i), x having tombstones: v takes the nearest one, the
@@ -1789,9 +1802,18 @@ SLX_HOT struct slx_leaf *slx_locate(const struct slx_type *T,
         struct slx_leaf *x = slx_get_hook(T, e);
         if (!x || slx_hook(T, e)->list != L)
             return NULL; /* not queued, or queued in another list */
-        unsigned i = slx_find_ptr(slx_ptrs(T, x), x->n, e);
-        if (i == x->n)
-            return NULL;
+        unsigned i;
+        if (SLX_BITMAP_LEAF(T) && x->n > 16) {
+            /* no exit branch: a batch of removals overlaps its misses */
+            uint64_t m = slx_match_window(T, x, e);
+            if (!m)
+                return NULL;
+            i = (unsigned)__builtin_ctzll(m);
+        } else {
+            i = slx_find_ptr(slx_ptrs(T, x), x->n, e);
+            if (i == x->n)
+                return NULL;
+        }
         *idx = i;
         return x;
     }
