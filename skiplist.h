@@ -218,6 +218,8 @@ struct slx_leaf {
     uint8_t unused; /* padding, zero */
     uint16_t off;   /* priority queue: first slot in use (see slx_off) */
     uint16_t dead;  /* priority queue: tombstones in the window (slx_take) */
+    uint64_t tombs; /* queue, SLX_BITMAP_LEAF: bit s set for a tombstone at
+                     * physical slot s (0 otherwise) */
 };
 
 /* A link: next and prev leaf at this level (circular through the head),
@@ -580,6 +582,7 @@ SLX_COLD struct slx_leaf *slx_alloc_leaf(const struct slx_type *T,
     x->unused = 0;
     x->off = 0;
     x->dead = 0;
+    x->tombs = 0;
     return x;
 }
 
@@ -1303,6 +1306,11 @@ SLX_HOT unsigned slx_find_ptr_back(void *const *p, unsigned n, const void *e)
 
 #define SLX_TOMB_WINDOW 32
 
+/* Whether a queue leaf's slots fit one 64-bit bitmap, matched in whole
+ * groups of 8: at most 64 of them. Such leaves keep their tombstones'
+ * positions in slx_leaf.tombs. */
+#define SLX_BITMAP_LEAF(T) ((T)->kpn <= 64 && (T)->kpn % 8 == 0)
+
 /* Tombstones. A queue's removal from the middle of a leaf's window only
  * clears the slot's element pointer (slx_take): no shift, and no branch
  * on where the slot is, so the removals of a batch overlap their cache
@@ -1339,6 +1347,7 @@ SLX_COLD void slx_purge(const struct slx_type *T, struct slx_leaf *x,
         *i = *i >= n ? w : wi;
     x->n = (uint16_t)w;
     x->dead = 0;
+    x->tombs = 0;
     if (!w)
         x->off = 0;
 }
@@ -1356,11 +1365,10 @@ SLX_COLD void slx_trim(const struct slx_type *T, struct slx_leaf *x)
     x->off = (uint16_t)(n > front + back ? x->off + front : 0);
     x->n = (uint16_t)(n - front - back);
     x->dead = (uint16_t)(x->dead - front - back);
+    if (SLX_BITMAP_LEAF(T)) /* keep the bits inside the window */
+        x->tombs &=
+            x->n == 64 ? ~UINT64_C(0) : ((UINT64_C(1) << x->n) - 1u) << x->off;
 }
-
-/* Whether a queue leaf's slots can be matched as one bitmap: at most 64
- * of them, in whole groups of 8. */
-#define SLX_BITMAP_LEAF(T) ((T)->kpn <= 64 && (T)->kpn % 8 == 0)
 
 /* Bit j set when logical slot j of x's window holds e (SLX_BITMAP_LEAF).
  * The vector compares cover the whole slot array a fixed number of times,
@@ -1389,9 +1397,9 @@ SLX_HOT uint64_t slx_match_window(const struct slx_type *T,
 
 /* Distances from logical index i of x to its nearest tombstones: *dr
  * slots to the first at or after i, *dl to the last before i, minus one
- * (the slots between it and i); UINT_MAX when there is none. Leaves of
- * at most 64 slots use the window's bitmap of tombstones: bit arithmetic
- * where two scans would each end in a mispredicted branch. */
+ * (the slots between it and i); UINT_MAX when there is none. Bitmap
+ * leaves answer from their tombstone bits: bit arithmetic where two scans
+ * would each end in a mispredicted branch. */
 SLX_HOT void slx_nearest_tombstones(const struct slx_type *T,
                                     const struct slx_leaf *x, unsigned i,
                                     unsigned *dl, unsigned *dr)
@@ -1405,7 +1413,7 @@ SLX_HOT void slx_nearest_tombstones(const struct slx_type *T,
         *dl = l < i ? i - 1u - l : UINT_MAX;
         return;
     }
-    uint64_t m = slx_match_window(T, x, NULL); /* i <= n <= 64 */
+    uint64_t m = x->tombs >> x->off; /* logical; i <= n <= 64 */
     uint64_t after = i < 64 ? m >> i : 0;
     uint64_t before = m & (i < 64 ? (UINT64_C(1) << i) - 1u : ~UINT64_C(0));
     unsigned top = 63u - (unsigned)__builtin_clzll(before | 1u);
@@ -1439,6 +1447,8 @@ SLX_HOT void slx_place_tombstone(const struct slx_type *T, struct slx_leaf *x,
     p[at] = v->elem;
     slx_set_hook(T, v->elem, x);
     x->dead = (uint16_t)(x->dead - 1u);
+    if (SLX_BITMAP_LEAF(T)) /* the one taken: l = at - cnt or r = at + cnt */
+        x->tombs &= ~(UINT64_C(1) << (x->off + (down ? at - cnt : at + cnt)));
     if (at == 0)
         slx_min_changed(T, x);
 }
@@ -1688,9 +1698,12 @@ SLX_HOT void *slx_take_at(const struct slx_type *T, struct slx_list *L,
      * unless the window is short: then the shift moves at most 16 slots,
      * less than a later push's search for the tombstone costs, and a
      * small queue's pushes keep their fast path (slx_push_small). */
-    if (T->hook_off >= 0 && n > SLX_TOMB_WINDOW && i > 0 && after > 0) {
+    if (T->hook_off >= 0 && (n > SLX_TOMB_WINDOW || x->dead) && i > 0 &&
+        after > 0) {
         p[i] = NULL;
         x->dead = (uint16_t)(x->dead + 1u);
+        if (SLX_BITMAP_LEAF(T))
+            x->tombs |= UINT64_C(1) << (off + i);
         slx_unhook(T, e);
         L->count--;
         L->stamp++;
@@ -2355,6 +2368,7 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
                             nleaves, 0);
         void **p = slx_ptrs(T, x);
         unsigned dead = 0;
+        uint64_t tombs = 0;
         for (unsigned i = 0; i < x->n; i++) {
             if (i > 0 && T->cmp(slx_key(T, x, i - 1), slx_key(T, x, i)) > 0)
                 return slx_fail(why, len, "leaf %zu slot %zu out of order",
@@ -2362,6 +2376,8 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
             /* a queue's tombstone: never at either end of the window */
             if (!p[i] && T->hook_off >= 0 && i > 0 && i + 1u < x->n) {
                 dead++;
+                if (SLX_BITMAP_LEAF(T))
+                    tombs |= UINT64_C(1) << (x->off + i);
                 continue;
             }
             if (!p[i])
@@ -2402,6 +2418,9 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
         if (dead != x->dead)
             return slx_fail(why, len, "leaf %zu counts %zu tombstones", nleaves,
                             x->dead);
+        if (tombs != x->tombs)
+            return slx_fail(why, len, "leaf %zu: tombstone bits wrong (%zu)",
+                            nleaves, dead);
         count += x->n - dead;
         prevleaf = x;
     }
