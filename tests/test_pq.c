@@ -3,9 +3,10 @@
  * differential random test against a sorted-array model, and an
  * allocation-failure sweep on the failing allocator of test_common.h.
  *
- * Every property runs over three configurations: the defaults, one key per
- * node (Pugh/Kolivas layout) and tiny leaves (KPN 4, so a few pushes split
- * leaves and a few removals merge them: handles must follow their elements).
+ * Every property runs over four configurations: the defaults, one key per
+ * node (Pugh/Kolivas layout), tiny leaves (KPN 4, so a few pushes split
+ * leaves and a few removals merge them: handles must follow their elements)
+ * and wide leaves (KPN 100: tombstones without the header bitmap).
  *
  * The model orders elements by (key, seq), seq being the order of push and
  * requeue: exactly "FIFO among equal keys". Seeds are printed; SEED=<n>
@@ -29,6 +30,10 @@ SKIPLIST_PQ_DEFINE(tpq_k1, struct pq_item, hook, uint64_t, PQ_ITEM_KEY,
                    SKIPLIST_CMP_NUM, 1, 16, 2)
 SKIPLIST_PQ_DEFINE(tpq_k4, struct pq_item, hook, uint64_t, PQ_ITEM_KEY,
                    SKIPLIST_CMP_NUM, 4, 8, 1)
+/* Leaves too wide for a 64-bit bitmap and not in groups of 8: tombstones
+ * found by scanning (see slx_nearest_tombstones). */
+SKIPLIST_PQ_DEFINE(tpq_k100, struct pq_item, hook, uint64_t, PQ_ITEM_KEY,
+                   SKIPLIST_CMP_NUM, 100, 16, 2)
 
 /* One table of function pointers per instance, so each property is written
  * once and run over every configuration. */
@@ -130,9 +135,10 @@ struct pq_ops {
 PQ_OPS_DEFINE(tpq_def)
 PQ_OPS_DEFINE(tpq_k1)
 PQ_OPS_DEFINE(tpq_k4)
+PQ_OPS_DEFINE(tpq_k100)
 
 static const struct pq_ops *const all_ops[] = {&tpq_def_ops, &tpq_k1_ops,
-                                               &tpq_k4_ops};
+                                               &tpq_k4_ops, &tpq_k100_ops};
 #define NCONF (sizeof(all_ops) / sizeof(all_ops[0]))
 
 static void *mk(const struct pq_ops *o, uint64_t seed)
@@ -634,7 +640,7 @@ Test(pq_random, short_checked, .timeout = 120)
 Test(pq_random, long_million, .timeout = 300)
 {
     uint64_t seed = tc_seed("pq_random.long_million");
-    const unsigned long per[NCONF] = {500000, 250000, 250000};
+    const unsigned long per[NCONF] = {500000, 250000, 250000, 250000};
     for (size_t c = 0; c < NCONF; c++) {
         pq_differential(all_ops[c], seed + c, tc_ops(per[c]) / 2, 600, 64, 1000,
                         NULL);
