@@ -1422,11 +1422,11 @@ SLX_HOT void slx_nearest_tombstones(const struct slx_type *T,
     *dl = (i - 1u - top) | (0u - (unsigned)(before == 0));
 }
 
-/* Put v at (x, i), x having tombstones: v takes the nearest one, the
- * slots between moving over by one, so the window neither grows nor
- * needs room. The slot just before i is tried first: a hold-model push
- * after a removal of an equal key lands there. FIFO among equal keys
- * holds because v still lands after every equal live key. */
+/* Put v at (x, i), x having tombstones: v takes the nearest one (the one
+ * at or after i on a tie), the slots between moving over by one, so the
+ * window neither grows nor needs room. The order holds because only
+ * slots between i and the tombstone move, and FIFO among equal keys
+ * because v still lands after every equal live key. */
 SLX_HOT void slx_place_tombstone(const struct slx_type *T, struct slx_leaf *x,
                                  unsigned i, const struct slx_slotval *v)
 {
@@ -1695,9 +1695,11 @@ SLX_HOT void *slx_take_at(const struct slx_type *T, struct slx_list *L,
     void *e = p[i];
     unsigned after = n - i - 1u;
     /* A queue leaf's middle slot becomes a tombstone (see slx_purge),
-     * unless the window is short: then the shift moves at most 16 slots,
-     * less than a later push's search for the tombstone costs, and a
-     * small queue's pushes keep their fast path (slx_push_small). */
+     * unless the window is short and has none: then the shift moves at
+     * most 16 slots, and a small queue's pushes keep their fast path
+     * (slx_push_small hands leaves with tombstones to the general push).
+     * A leaf with tombstones never shifts its middle: the shift would
+     * have to carry the tombstone bits. */
     if (T->hook_off >= 0 && (n > SLX_TOMB_WINDOW || x->dead) && i > 0 &&
         after > 0) {
         p[i] = NULL;
