@@ -892,6 +892,17 @@ SLX_HOT unsigned slx_live_from(const struct slx_type *T,
     return i;
 }
 
+/* One past the last live slot before logical index i of a queue leaf (0
+ * when there is none): slx_live_from's mirror. */
+SLX_HOT unsigned slx_live_end(const struct slx_type *T,
+                              const struct slx_leaf *x, unsigned i)
+{
+    void **p = slx_ptrs(T, x);
+    while (i > 0 && !p[i - 1])
+        i--;
+    return i;
+}
+
 /* Position of the first slot >= key (strict) or > key (!strict): the leaf
  * and index, normalised so that idx < n, or leaf == head at the end. */
 SLX_HOT struct slx_leaf *slx_bound(const struct slx_type *T,
@@ -943,10 +954,9 @@ SLX_HOT void *slx_floor(const struct slx_type *T, const struct slx_list *L,
     unsigned i = slx_leaf_search(T, x, key, strict);
     /* x's first key is below (or at) key, so i >= 1; a tombstone there
      * has a live slot before it (the window's first slot is live). */
-    void **p = slx_ptrs(T, x);
-    while (!p[i - 1])
-        i--;
-    return p[i - 1];
+    if (T->hook_off >= 0)
+        i = slx_live_end(T, x, i);
+    return slx_ptrs(T, x)[i - 1];
 }
 
 /* --- link maintenance ---------------------------------------------- */
@@ -1356,15 +1366,11 @@ SLX_COLD void slx_purge(const struct slx_type *T, struct slx_leaf *x,
  * tombstones it uncovered. */
 SLX_COLD void slx_trim(const struct slx_type *T, struct slx_leaf *x)
 {
-    void **p = slx_ptrs(T, x);
-    unsigned n = x->n, front = 0, back = 0;
-    while (front < n && !p[front])
-        front++;
-    while (back < n - front && !p[n - 1u - back])
-        back++;
-    x->off = (uint16_t)(n > front + back ? x->off + front : 0);
-    x->n = (uint16_t)(n - front - back);
-    x->dead = (uint16_t)(x->dead - front - back);
+    unsigned n = x->n, front = slx_live_from(T, x, 0);
+    unsigned end = front < n ? slx_live_end(T, x, n) : front;
+    x->off = (uint16_t)(end > front ? x->off + front : 0);
+    x->n = (uint16_t)(end - front);
+    x->dead = (uint16_t)(x->dead - (n - (end - front)));
     if (SLX_BITMAP_LEAF(T)) /* keep the bits inside the window */
         x->tombs &=
             x->n == 64 ? ~UINT64_C(0) : ((UINT64_C(1) << x->n) - 1u) << x->off;
@@ -1504,10 +1510,8 @@ SLX_COLD struct slx_leaf *slx_shift_room(const struct slx_type *T,
     struct slx_leaf *nx = slx_next(T, x, 0);
     struct slx_leaf *pv = slx_prev(T, x, 0);
     unsigned kpn = T->kpn;
-    if (nx != h)
-        slx_purge(T, nx, NULL);
-    if (pv != h)
-        slx_purge(T, pv, NULL);
+    slx_purge(T, nx, NULL); /* (the head has no tombstones) */
+    slx_purge(T, pv, NULL);
     /* A neighbour takes half its free slots, keeping one for v should v
      * land there; nearly full neighbours are left alone (no ping-pong). */
     unsigned need = kpn / 8 > 2 ? kpn / 8 : 2;
@@ -1646,12 +1650,11 @@ SLX_COLD void slx_rebalance(const struct slx_type *T, struct slx_list *L,
                             struct slx_leaf *x)
 {
     struct slx_leaf *h = L->head;
-    /* merging moves slots between leaves: tombstones go first */
+    /* merging moves slots between leaves: tombstones go first (the head
+     * has none) */
     slx_purge(T, x, NULL);
-    if (slx_next(T, x, 0) != h)
-        slx_purge(T, slx_next(T, x, 0), NULL);
-    if (slx_prev(T, x, 0) != h)
-        slx_purge(T, slx_prev(T, x, 0), NULL);
+    slx_purge(T, slx_next(T, x, 0), NULL);
+    slx_purge(T, slx_prev(T, x, 0), NULL);
     if (x->n == 0) {
         /* The sole leaf stays when the list empties: a queue that drains
          * and refills (the common case of a runqueue) then never unlinks
@@ -2049,12 +2052,9 @@ SLX_HOT void *slx_iter_prev(const struct slx_type *T, struct slx_iter *it)
         it->leaf = x;
         it->idx = x->n;
     }
-    void **p = slx_ptrs(T, x);
     /* a tombstone has a live slot before it (see slx_purge) */
-    do
-        it->idx--;
-    while (!p[it->idx]);
-    return p[it->idx];
+    it->idx = (T->hook_off >= 0 ? slx_live_end(T, x, it->idx) : it->idx) - 1u;
+    return slx_ptrs(T, x)[it->idx];
 }
 
 /* FOREACH_SAFE: the body may have erased the element before `e`; find e
