@@ -209,9 +209,14 @@ extern int madvise(void *addr, size_t len, int advice);
                          _bad_configuration_see_skiplist_h)[(cond) ? 1 : -1]
 #endif
 
-/* Leaf header. Links follow it (level of them), then keys[KPN],
- * ptrs[KPN] and, for the extent face, lasts[KPN] (inclusive ends).
- * The head of a list is a leaf of max_level links and no slots. */
+/* Leaf header. Its links sit before it (link l at l + 1 links below the
+ * header, so link 0 is adjacent), and keys[KPN], ptrs[KPN] and, for the
+ * extent face, lasts[KPN] (inclusive ends) follow it. So the slot arrays
+ * are at a fixed offset from the header, whatever the leaf's level: a
+ * removal through a hook loads the header and the element pointers at
+ * once, not one after the other. The head of a list is a leaf of
+ * max_level links and no slots. A leaf's memory block starts at its
+ * highest link (slx_block). */
 struct slx_leaf {
     uint16_t n;     /* slots in use */
     uint8_t level;  /* number of links */
@@ -289,8 +294,7 @@ struct slx_type {
 SLX_HOT unsigned char *slx_link(const struct slx_type *T,
                                 const struct slx_leaf *x, unsigned l)
 {
-    return (unsigned char *)(uintptr_t)x + sizeof(struct slx_leaf) +
-           (size_t)l * T->link_size;
+    return (unsigned char *)(uintptr_t)x - (size_t)(l + 1u) * T->link_size;
 }
 
 SLX_HOT struct slx_leaf *slx_next(const struct slx_type *T,
@@ -344,11 +348,12 @@ SLX_HOT unsigned slx_off(const struct slx_type *T, const struct slx_leaf *x)
 }
 
 /* Physical slot arrays: keys[kpn], ptrs[kpn] (and lasts[kpn] for extents)
- * after the links. */
+ * right after the header. */
 SLX_HOT unsigned char *slx_keys0(const struct slx_type *T,
                                  const struct slx_leaf *x)
 {
-    return slx_link(T, x, x->level);
+    (void)T;
+    return (unsigned char *)(uintptr_t)x + sizeof(struct slx_leaf);
 }
 
 SLX_HOT void **slx_ptrs0(const struct slx_type *T, const struct slx_leaf *x)
@@ -388,6 +393,26 @@ SLX_HOT size_t slx_leaf_size(const struct slx_type *T, unsigned level)
     if (T->extent)
         sz += SLX_ROUND8((size_t)T->kpn * T->ks);
     return sz;
+}
+
+/* A leaf's memory block starts at its highest link; the header sits
+ * level links in. */
+SLX_HOT void *slx_block(const struct slx_type *T, const struct slx_leaf *x)
+{
+    return (unsigned char *)(uintptr_t)x - (size_t)x->level * T->link_size;
+}
+
+SLX_HOT struct slx_leaf *slx_leaf_in(const struct slx_type *T, void *block,
+                                     unsigned level)
+{
+    return (struct slx_leaf *)(void *)((unsigned char *)block +
+                                       (size_t)level * T->link_size);
+}
+
+/* The head: max_level links and a header, no slots. */
+SLX_HOT size_t slx_head_size(const struct slx_type *T)
+{
+    return sizeof(struct slx_leaf) + T->max_level * T->link_size;
 }
 
 /* Unsigned integer keys of the extent face, widened to 64 bits. */
@@ -568,15 +593,17 @@ SLX_COLD struct slx_leaf *slx_alloc_leaf(const struct slx_type *T,
         x->off = 0;
         return x;
     }
+    void *b;
     if (L->default_alloc) {
-        x = (struct slx_leaf *)slx_pool_alloc(L, size, level - 1);
+        b = slx_pool_alloc(L, size, level - 1);
     } else {
-        x = (struct slx_leaf *)L->alloc.alloc(L->alloc.ctx, size, level - 1);
-        if (x)
+        b = L->alloc.alloc(L->alloc.ctx, size, level - 1);
+        if (b)
             L->bytes += size;
     }
-    if (!x)
+    if (!b)
         return NULL;
+    x = slx_leaf_in(T, b, level);
     x->n = 0;
     x->level = (uint8_t)level;
     x->unused = 0;
@@ -591,11 +618,12 @@ SLX_COLD void slx_free_leaf(const struct slx_type *T, struct slx_list *L,
 {
     unsigned level = x->level;
     size_t size = slx_leaf_size(T, level);
+    void *b = slx_block(T, x);
     if (L->default_alloc) {
-        *(void **)(void *)x = L->pool.free_list[level - 1];
-        L->pool.free_list[level - 1] = x;
+        *(void **)b = L->pool.free_list[level - 1];
+        L->pool.free_list[level - 1] = b;
     } else {
-        L->alloc.free(L->alloc.ctx, x, size, level - 1);
+        L->alloc.free(L->alloc.ctx, b, size, level - 1);
         L->bytes -= size;
     }
 }
@@ -650,16 +678,14 @@ SLX_COLD int slx_init(const struct slx_type *T, struct slx_list *L,
     L->rng = (seed ^ 0x9E3779B97F4A7C15ull) * 0xBF58476D1CE4E5B9ull;
     if (!L->rng)
         L->rng = 1;
-    size_t hsize = sizeof(struct slx_leaf) + T->max_level * T->link_size;
-    struct slx_leaf *h;
-    if (L->default_alloc)
-        h = (struct slx_leaf *)malloc(hsize);
-    else
-        h = (struct slx_leaf *)L->alloc.alloc(L->alloc.ctx, hsize,
-                                              T->max_level - 1);
-    if (!h)
+    size_t hsize = slx_head_size(T);
+    void *b = L->default_alloc
+                  ? malloc(hsize)
+                  : L->alloc.alloc(L->alloc.ctx, hsize, T->max_level - 1);
+    if (!b)
         return -ENOMEM;
-    memset(h, 0, hsize);
+    memset(b, 0, hsize);
+    struct slx_leaf *h = slx_leaf_in(T, b, T->max_level);
     h->level = (uint8_t)T->max_level;
     for (unsigned l = 0; l < T->max_level; l++) {
         slx_set_next(T, h, l, h);
@@ -698,9 +724,8 @@ SLX_COLD void slx_clear(const struct slx_type *T, struct slx_list *L,
             slx_free_leaf(T, L, sp);
     }
     if (L->default_alloc) {
-        size_t hsize = sizeof(struct slx_leaf) + T->max_level * T->link_size;
         slx_pool_release(L);
-        L->bytes = hsize;
+        L->bytes = slx_head_size(T);
     }
     for (unsigned l = 0; l < T->max_level; l++) {
         slx_set_next(T, h, l, h);
@@ -721,10 +746,9 @@ SLX_COLD void slx_destroy(const struct slx_type *T, struct slx_list *L,
         return;
     slx_clear(T, L, fn, arg);
     if (L->default_alloc)
-        free(L->head);
+        free(slx_block(T, L->head));
     else
-        L->alloc.free(L->alloc.ctx, L->head,
-                      sizeof(struct slx_leaf) + T->max_level * T->link_size,
+        L->alloc.free(L->alloc.ctx, slx_block(T, L->head), slx_head_size(T),
                       T->max_level - 1);
     L->head = NULL;
     L->bytes = 0;
@@ -758,7 +782,7 @@ SLX_HOT struct slx_leaf *slx_descend(const struct slx_type *T,
     unsigned l = L->top;
     if (l == 0)
         return x;
-    /* lk is x's link on level l: stepping down is one subtraction, and a
+    /* lk is x's link on level l: stepping down is one addition, and a
      * step right recomputes it for the new leaf only. */
     const size_t ls = T->link_size;
     const unsigned char *lk = slx_link(T, x, --l);
@@ -777,7 +801,7 @@ SLX_HOT struct slx_leaf *slx_descend(const struct slx_type *T,
         if (l == 0)
             return x;
         l--;
-        lk -= ls;
+        lk += ls;
         /* Going down: the next step on this level loads the next leaf's
          * link; start the load now. */
         SLX_PREFETCH(slx_link(T, ((const struct slx_linkhdr *)lk)->next, l));
