@@ -480,13 +480,14 @@ SLX_HOT void slx_set_hook(const struct slx_type *T, void *elem,
         slx_hook(T, elem)->leaf = leaf;
 }
 
-/* The element left its list. */
+/* The element left its list. Only the leaf is cleared: every reader of
+ * the list field asks for a leaf first. (Clearing both let the compiler
+ * merge them into one 16-byte vector store, which the next push's 8-byte
+ * load of the leaf could not always take from the store buffer.) */
 SLX_HOT void slx_unhook(const struct slx_type *T, void *elem)
 {
-    if (T->hook_off >= 0) {
+    if (T->hook_off >= 0)
         slx_hook(T, elem)->leaf = NULL;
-        slx_hook(T, elem)->list = NULL;
-    }
 }
 
 /* Bookkeeping of an element just placed in L: the count, the stamp and,
