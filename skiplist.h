@@ -1988,6 +1988,28 @@ SLX_HOT int slx_insert_multi(const struct slx_type *T, struct slx_list *L,
     return slx_insert_slot(T, L, x, i, &v);
 }
 
+/* A queue removal's fast path: e in a sole leaf whose window is at most
+ * 16 slots and has no tombstones (every small queue). A short scan finds
+ * it and the gap closes on the shorter side; a sole queue leaf never
+ * rebalances. Returns 1 when it removed e, 0 when the caller must take
+ * the general way (slx_locate, slx_remove_at), which also answers for an
+ * e not queued in L. Kept this small so that a caller's removal loop,
+ * into which it is inlined, keeps its values in registers. */
+SLX_HOT int slx_remove_small(const struct slx_type *T, struct slx_list *L,
+                             void *e)
+{
+    if (T->hook_off < 0 || L->nleaves != 1)
+        return 0;
+    struct slx_leaf *x = slx_get_hook(T, e);
+    if (!x || slx_hook(T, e)->list != L || x->n > 16 || x->dead)
+        return 0;
+    unsigned i = slx_find_ptr(slx_ptrs(T, x), x->n, e);
+    if (i == x->n)
+        return 0;
+    slx_take_at(T, L, x, i, 0);
+    return 1;
+}
+
 /* Priority queue: e's key changed; move it to its new place (after equal
  * keys). In place when the order allows, else take it out and insert it
  * again; should that insert fail for memory, e goes back where it was
@@ -2767,17 +2789,24 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
     {                                                                          \
         return (T *)slx_pop_last(&SLX_CAT(name, _slx_type), &sl->sl);          \
     }                                                                          \
-    ATTR int SLX_CAT(name, _erase)(struct name * sl, T * e)                    \
+    static SLX_NOINLINE SLX_UNUSED int SLX_CAT(name, _erase_slow)(             \
+        struct name * sl, T * e)                                               \
     {                                                                          \
         const struct slx_type *t = &SLX_CAT(name, _slx_type);                  \
         unsigned i;                                                            \
-        if (!e)                                                                \
-            return -EINVAL;                                                    \
         struct slx_leaf *x = slx_locate(t, &sl->sl, e, &i);                    \
         if (!x)                                                                \
             return -ENOENT;                                                    \
         slx_remove_at(t, &sl->sl, x, i);                                       \
         return 0;                                                              \
+    }                                                                          \
+    ATTR int SLX_CAT(name, _erase)(struct name * sl, T * e)                    \
+    {                                                                          \
+        if (!e)                                                                \
+            return -EINVAL;                                                    \
+        if (slx_remove_small(&SLX_CAT(name, _slx_type), &sl->sl, e))           \
+            return 0;                                                          \
+        return SLX_CAT(name, _erase_slow)(sl, e);                              \
     }                                                                          \
     ATTR int SLX_CAT(name, _check)(const struct name *sl, char *why,           \
                                    size_t len)                                 \

@@ -1009,3 +1009,45 @@ Test(pq, tombstones_are_invisible)
     cr_assert_not(tpq_def_queued(&v[5]));
     tpq_def_destroy(&q, NULL, NULL);
 }
+
+/* A window that shrinks to 16 slots or fewer keeps its tombstones, and a
+ * removal there must still leave one: the small-window fast path of
+ * removal (a shift) is only for windows without tombstones. */
+Test(pq, short_window_keeps_tombstones)
+{
+    static struct pq_item v[40];
+    struct tpq_def q;
+    char why[256];
+    cr_assert_eq(tpq_def_init(&q, NULL, tc_seed("pq_short_tombs")), 0);
+    for (unsigned i = 0; i < 40; i++) {
+        v[i].key = 10 * (i + 1); /* 10 .. 400, one leaf */
+        v[i].id = i;
+        cr_assert_eq(tpq_def_push(&q, &v[i]), 0);
+    }
+    const struct slx_leaf *x = slx_next(&tpq_def_slx_type, q.sl.head, 0);
+    for (unsigned i = 33; i < 36; i++) /* 340, 350, 360 */
+        cr_assert_eq(tpq_def_remove(&q, &v[i]), 0);
+    cr_assert_eq(x->dead, 3);
+    for (unsigned i = 0; i < 25; i++)
+        cr_assert_eq(tpq_def_pop(&q), &v[i]);
+    cr_assert_leq(x->n, 16, "window of %u slots", x->n);
+    cr_assert_eq(x->dead, 3, "pops keep the tombstones");
+    cr_assert_eq(tpq_def_remove(&q, &v[29]), 0); /* 300, mid-window */
+    cr_assert_eq(x->dead, 4, "a removal beside tombstones leaves one");
+    cr_assert_eq(tpq_def_check(&q, why, sizeof why), 0, "%s", why);
+    cr_assert_eq(tpq_def_remove(&q, &v[29]), -ENOENT);
+    /* The front beside a tombstone: the window trims past it. */
+    cr_assert_eq(tpq_def_remove(&q, &v[26]), 0);
+    cr_assert_eq(x->dead, 5);
+    cr_assert_eq(tpq_def_remove(&q, &v[25]), 0);
+    cr_assert_eq(x->dead, 4, "the front's neighbour tombstone trimmed");
+    cr_assert_eq(tpq_def_peek(&q), &v[27]);
+    cr_assert_eq(tpq_def_check(&q, why, sizeof why), 0, "%s", why);
+    const unsigned left[] = {27, 28, 30, 31, 32, 36, 37, 38, 39};
+    for (unsigned j = 0; j < 9; j++) {
+        cr_assert_eq(tpq_def_pop(&q), &v[left[j]], "pop %u", j);
+        cr_assert_eq(tpq_def_check(&q, why, sizeof why), 0, "%s", why);
+    }
+    cr_assert_null(tpq_def_pop(&q));
+    tpq_def_destroy(&q, NULL, NULL);
+}
