@@ -1952,9 +1952,72 @@ SLX_HOT int slx_push_small(const struct slx_type *T, struct slx_list *L,
     unsigned char key[SLX_KEY_MAX];
     T->key_of(e, key);
     struct slx_slotval v = {key, e, 0};
-    slx_place(T, x, slx_leaf_search(T, x, key, 0), &v);
+    unsigned i = slx_leaf_search(T, x, key, 0);
+    /* Pops move the window right. Pinned at the leaf's end, it would
+     * take every later append as a shift of the whole window by one
+     * (slx_place): move it back to slot 0 once instead, which leaves
+     * kpn - n appends for slx_push_edge (at least kpn / 8, so that the
+     * move costs at most 8 slots per push). */
+    if (i == x->n && x->off + x->n == T->kpn && x->n <= T->kpn - T->kpn / 8)
+        slx_compact(T, x);
+    slx_place(T, x, i, &v);
     slx_added(T, L, e);
     return 1;
+}
+
+/* The cheapest push: into a sole queue leaf, at the window's end (key at
+ * or after the last: FIFO among equals) or, with a free slot before the
+ * window, at its front (key before the first). Nothing moves; tombstones
+ * inside the window do not matter (its ends are live, and the tombstone
+ * bits outside it are clear); a sole leaf's first key has no copies to
+ * refresh (slx_sole_queue_leaf). Every push into an empty queue takes it, and
+ * every push at two queued (one left after the pop, and the pop freed the
+ * slot before it). Returns 0 when it has not pushed. Small, with no calls,
+ * so that it inlines into a caller's loop without saving registers. */
+SLX_HOT int slx_push_edge(const struct slx_type *T, struct slx_list *L, void *e)
+{
+    if (T->hook_off < 0 || L->nleaves != 1)
+        return 0;
+    struct slx_leaf *x = slx_next(T, L->head, 0);
+    unsigned n = x->n, off = n ? x->off : 0u, s;
+    unsigned char key[SLX_KEY_MAX];
+    T->key_of(e, key);
+    unsigned char *k = slx_keys0(T, x);
+    if (off + n < T->kpn &&
+        (n == 0 || !T->less(key, k + (size_t)(off + n - 1u) * T->ks)))
+        s = off + n;
+    else if (off > 0 && T->less(key, k + (size_t)off * T->ks))
+        s = --off;
+    else
+        return 0;
+    memcpy(k + (size_t)s * T->ks, key, T->ks);
+    slx_ptrs0(T, x)[s] = e;
+    x->off = (uint16_t)off;
+    x->n = (uint16_t)(n + 1u);
+    slx_set_hook(T, e, x);
+    slx_added(T, L, e);
+    return 1;
+}
+
+/* The cheapest pop: the front of a sole queue leaf without tombstones
+ * (the window's front moves up; an emptied sole leaf stays). NULL when
+ * the caller must take the general way (slx_pop_first), which also
+ * answers for an empty queue. */
+SLX_HOT void *slx_pop_edge(const struct slx_type *T, struct slx_list *L)
+{
+    if (T->hook_off < 0 || L->nleaves != 1)
+        return NULL;
+    struct slx_leaf *x = slx_next(T, L->head, 0);
+    unsigned n = x->n, off = x->off;
+    if (n == 0 || x->dead)
+        return NULL;
+    void *e = slx_ptrs0(T, x)[off];
+    x->off = (uint16_t)(n > 1 ? off + 1u : 0u);
+    x->n = (uint16_t)(n - 1u);
+    slx_unhook(T, e);
+    L->count--;
+    L->stamp++;
+    return e;
 }
 
 /* Whether key goes into the last leaf (at or after its first key, after
@@ -2893,7 +2956,14 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
     static SLX_NOINLINE SLX_UNUSED int SLX_CAT(name, _push_slow)(          \
         struct name * pq, T * e)                                           \
     {                                                                      \
+        if (slx_push_small(&SLX_CAT(name, _slx_type), &pq->sl, e))         \
+            return 0;                                                      \
         return slx_insert_multi(&SLX_CAT(name, _slx_type), &pq->sl, e);    \
+    }                                                                      \
+    static SLX_NOINLINE SLX_UNUSED T *SLX_CAT(name,                        \
+                                              _pop_slow)(struct name * pq) \
+    {                                                                      \
+        return (T *)slx_pop_first(&SLX_CAT(name, _slx_type), &pq->sl);     \
     }                                                                      \
     ATTR int SLX_CAT(name, _push)(struct name * pq, T * e)                 \
     {                                                                      \
@@ -2901,7 +2971,7 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
             return -EINVAL;                                                \
         if (e->HOOK.leaf)                                                  \
             return -EEXIST;                                                \
-        if (slx_push_small(&SLX_CAT(name, _slx_type), &pq->sl, e))         \
+        if (slx_push_edge(&SLX_CAT(name, _slx_type), &pq->sl, e))          \
             return 0;                                                      \
         return SLX_CAT(name, _push_slow)(pq, e);                           \
     }                                                                      \
@@ -2911,7 +2981,8 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
     }                                                                      \
     ATTR T *SLX_CAT(name, _pop)(struct name * pq)                          \
     {                                                                      \
-        return SLX_CAT(name, _pop_first)(pq);                              \
+        T *e = (T *)slx_pop_edge(&SLX_CAT(name, _slx_type), &pq->sl);      \
+        return e ? e : SLX_CAT(name, _pop_slow)(pq);                       \
     }                                                                      \
     ATTR int SLX_CAT(name, _remove)(struct name * pq, T * e)               \
     {                                                                      \
