@@ -1970,10 +1970,11 @@ SLX_HOT int slx_push_small(const struct slx_type *T, struct slx_list *L,
  * window, at its front (key before the first). Nothing moves; tombstones
  * inside the window do not matter (its ends are live, and the tombstone
  * bits outside it are clear); a sole leaf's first key has no copies to
- * refresh (slx_sole_queue_leaf). Every push into an empty queue takes it, and
- * every push at two queued (one left after the pop, and the pop freed the
- * slot before it). Returns 0 when it has not pushed. Small, with no calls,
- * so that it inlines into a caller's loop without saving registers. */
+ * refresh (slx_sole_queue_leaf). Every push into an empty queue takes it,
+ * and nearly every one at two queued (one element left after the pop, and
+ * the pop freed the slot before it). Returns 0 when it has not pushed.
+ * Small, with no calls, so that it inlines into a caller's loop without
+ * saving registers. */
 SLX_HOT int slx_push_edge(const struct slx_type *T, struct slx_list *L, void *e)
 {
     if (T->hook_off < 0 || L->nleaves != 1)
