@@ -52,12 +52,15 @@
 #include <errno.h>
 #include <limits.h>
 #include <stddef.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #ifndef __cplusplus
 #include <stdbool.h>
+#else
+#include <type_traits> /* the HOOK/START/SIZE member type checks */
 #endif
 
 #ifdef __cplusplus
@@ -123,7 +126,13 @@ static inline void skiplist_hook_init(struct skiplist_hook *h)
 /* Engine internals (prefix slx_; not part of the API)                 */
 /* ------------------------------------------------------------------ */
 
-#if defined(__GNUC__) || defined(__clang__)
+/* Compilers: GCC and Clang (and compilers that implement their extensions,
+ * __GNUC__). The engine relies on their builtins (__builtin_ctz, clz,
+ * expect, prefetch) and attributes; no other compiler is supported, and
+ * rather than half-working it refuses to build. */
+#if !defined(__GNUC__) && !defined(__clang__)
+#error "skiplist.h needs GCC or Clang (or a compiler defining __GNUC__)"
+#endif
 #define SLX_HOT static inline __attribute__((always_inline, unused))
 #define SLX_COLD static __attribute__((noinline, unused))
 #define SLX_UNUSED __attribute__((unused))
@@ -131,15 +140,7 @@ static inline void skiplist_hook_init(struct skiplist_hook *h)
 #define SLX_LIKELY(x) __builtin_expect(!!(x), 1)
 #define SLX_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define SLX_PREFETCH(p) __builtin_prefetch(p)
-#else
-#define SLX_HOT static inline
-#define SLX_COLD static
-#define SLX_UNUSED
-#define SLX_NOINLINE
-#define SLX_LIKELY(x) (x)
-#define SLX_UNLIKELY(x) (x)
-#define SLX_PREFETCH(p) ((void)0)
-#endif
+#define SLX_PRINTF(f, a) __attribute__((format(printf, f, a)))
 
 /* Big lists take their slabs from 2 MiB chunks advised as transparent huge
  * pages: a random search then costs far fewer TLB misses (map suite, 1e6:
@@ -169,7 +170,7 @@ extern int madvise(void *addr, size_t len, int advice);
 
 /* Vector compares for the pointer scan of a priority queue's remove (x86
  * with 64-bit pointers; SKIPLIST_NO_SIMD opts out, others scan plainly). */
-#if (defined(__x86_64__) || defined(_M_X64)) && !defined(SKIPLIST_NO_SIMD)
+#if defined(__x86_64__) && !defined(SKIPLIST_NO_SIMD)
 #if defined(__AVX2__)
 #define SLX_SIMD 2
 #include <immintrin.h>
@@ -261,7 +262,7 @@ struct slx_iter {
     struct slx_leaf *leaf;
     unsigned idx;
     uint64_t stamp;
-    uint64_t lim; /* overlap iteration: exclusive end of the range */
+    uint64_t lim; /* overlap iteration: the range's last point */
 };
 
 /* What an instance is: sizes, configuration and key callbacks. One constant
@@ -959,6 +960,26 @@ SLX_HOT void *slx_slot(const struct slx_type *T, const struct slx_list *L,
     return x == L->head || i >= x->n ? NULL : slx_ptrs(T, x)[i];
 }
 
+/* name_lower_bound (strict) and name_upper_bound (!strict). */
+SLX_HOT void *slx_bound_elem(const struct slx_type *T, const struct slx_list *L,
+                             const void *key, int strict)
+{
+    unsigned i;
+    struct slx_leaf *x = slx_bound(T, L, key, strict, &i);
+    return slx_slot(T, L, x, i);
+}
+
+SLX_HOT void *slx_first(const struct slx_type *T, const struct slx_list *L)
+{
+    return slx_slot(T, L, slx_next(T, L->head, 0), 0);
+}
+
+SLX_HOT void *slx_last(const struct slx_type *T, const struct slx_list *L)
+{
+    struct slx_leaf *x = slx_prev(T, L->head, 0);
+    return slx_slot(T, L, x, x->n - 1u);
+}
+
 SLX_HOT void *slx_find(const struct slx_type *T, const struct slx_list *L,
                        const void *key)
 {
@@ -1085,14 +1106,7 @@ struct slx_runs {
 
 SLX_HOT unsigned slx_log2(uint64_t v) /* v > 0 */
 {
-#if defined(__GNUC__) || defined(__clang__)
     return 63u - (unsigned)__builtin_clzll(v);
-#else
-    unsigned k = 0;
-    while (v >>= 1)
-        k++;
-    return k;
-#endif
 }
 
 /* 1 + log2 of the largest 2^k-aligned block of 2^k inside [gs, ge]. The
@@ -1925,8 +1939,10 @@ SLX_HOT int slx_insert_unique(const struct slx_type *T, struct slx_list *L,
         ck = slx_key(T, x, at);
     } else {
         c = slx_next(T, x, 0);
+        /* A queue's sole leaf has no fresh copy of its first key in the
+         * head (slx_sole_queue_leaf): read the leaf itself. */
         if (c != L->head && c->n)
-            ck = slx_nmin(T, x, 0);
+            ck = slx_sole_queue_leaf(T, c) ? slx_keys(T, c) : slx_nmin(T, x, 0);
     }
     if (ck && T->cmp(ck, key) == 0) {
         if (existing)
@@ -2123,6 +2139,63 @@ SLX_COLD int slx_requeue(const struct slx_type *T, struct slx_list *L, void *e)
     return 0;
 }
 
+/* name_erase and name_remove, the general way: find e's slot (through
+ * the hook for a queue, by key otherwise) and take it out. */
+SLX_HOT int slx_erase(const struct slx_type *T, struct slx_list *L, void *e)
+{
+    unsigned i;
+    if (!e)
+        return -EINVAL;
+    struct slx_leaf *x = slx_locate(T, L, e, &i);
+    if (!x)
+        return -ENOENT;
+    slx_remove_at(T, L, x, i);
+    return 0;
+}
+
+/* name_push past its inline edge case: a sole leaf with room, else the
+ * general insert after equal keys. */
+SLX_HOT int slx_push_slow(const struct slx_type *T, struct slx_list *L, void *e)
+{
+    if (slx_push_small(T, L, e))
+        return 0;
+    return slx_insert_multi(T, L, e);
+}
+
+/* name_erase_key: remove the first element with key, handing it back. */
+SLX_HOT int slx_erase_key(const struct slx_type *T, struct slx_list *L,
+                          const void *key, void **out)
+{
+    unsigned i;
+    struct slx_leaf *x = slx_bound(T, L, key, 1, &i);
+    if (x == L->head || T->cmp(slx_key(T, x, i), key) != 0)
+        return -ENOENT;
+    void *e = slx_remove_at(T, L, x, i);
+    if (out)
+        *out = e;
+    return 0;
+}
+
+/* Whether e is queued (in L, or in any queue when L is NULL). */
+SLX_HOT bool slx_queued(const struct slx_type *T, const struct slx_list *L,
+                        const void *e)
+{
+    const struct skiplist_hook *h = slx_hook(T, e);
+    return h->leaf != NULL && (!L || h->list == L);
+}
+
+/* name_push's checks: -EINVAL for no element, -EEXIST when e is queued in
+ * this queue. Only a hook naming L with a leaf counts as queued: a hook
+ * never zeroed (stack or malloc garbage) is overwritten, never trusted. */
+SLX_HOT int slx_push_refused(const struct slx_type *T, const struct slx_list *L,
+                             const void *e)
+{
+    if (!e)
+        return -EINVAL;
+    const struct skiplist_hook *h = slx_hook(T, e);
+    return h->leaf && h->list == L ? -EEXIST : 0;
+}
+
 /* --- iteration ----------------------------------------------------- */
 
 SLX_HOT void *slx_iter_set(struct slx_iter *it, const struct slx_type *T,
@@ -2134,6 +2207,32 @@ SLX_HOT void *slx_iter_set(struct slx_iter *it, const struct slx_type *T,
     it->idx = i;
     it->stamp = L->stamp;
     return slx_slot(T, L, x, i);
+}
+
+SLX_HOT void *slx_iter_first(struct slx_iter *it, const struct slx_type *T,
+                             const struct slx_list *L)
+{
+    return slx_iter_set(it, T, L, slx_next(T, L->head, 0), 0);
+}
+
+SLX_HOT void *slx_iter_last(struct slx_iter *it, const struct slx_type *T,
+                            const struct slx_list *L)
+{
+    struct slx_leaf *x = slx_prev(T, L->head, 0);
+    return slx_iter_set(it, T, L, x, x == L->head ? 0 : x->n - 1u);
+}
+
+SLX_HOT void *slx_iter_seek(struct slx_iter *it, const struct slx_type *T,
+                            const struct slx_list *L, const void *key)
+{
+    unsigned i;
+    struct slx_leaf *x = slx_bound(T, L, key, 1, &i);
+    return slx_iter_set(it, T, L, x, i);
+}
+
+SLX_HOT void *slx_iter_get(const struct slx_type *T, const struct slx_iter *it)
+{
+    return slx_slot(T, it->list, it->leaf, it->idx);
 }
 
 SLX_HOT void *slx_iter_next(const struct slx_type *T, struct slx_iter *it)
@@ -2235,6 +2334,56 @@ SLX_HOT struct slx_leaf *slx_ext_first_overlap(const struct slx_type *T,
     return x;
 }
 
+SLX_HOT void *slx_ext_lookup_elem(const struct slx_type *T,
+                                  const struct slx_list *L, uint64_t p)
+{
+    unsigned i;
+    struct slx_leaf *x = slx_ext_lookup(T, L, p, &i);
+    return x ? slx_ptrs(T, x)[i] : NULL;
+}
+
+/* name_first_overlap: the first extent overlapping [lo, hi]. */
+SLX_HOT int slx_ext_overlap(const struct slx_type *T, const struct slx_list *L,
+                            uint64_t lo, uint64_t hi, void **out)
+{
+    unsigned i;
+    if (lo > hi)
+        return -EINVAL;
+    struct slx_leaf *x = slx_ext_first_overlap(T, L, lo, hi, &i);
+    if (!x)
+        return -ENOENT;
+    if (out)
+        *out = slx_ptrs(T, x)[i];
+    return 0;
+}
+
+/* name_iter_overlap: position it on the first extent overlapping [lo, hi]
+ * (at the end when there is none, or lo > hi) and remember hi. */
+SLX_HOT void *slx_ext_iter_overlap(struct slx_iter *it,
+                                   const struct slx_type *T,
+                                   const struct slx_list *L, uint64_t lo,
+                                   uint64_t hi)
+{
+    unsigned i = 0;
+    struct slx_leaf *x =
+        lo <= hi ? slx_ext_first_overlap(T, L, lo, hi, &i) : NULL;
+    void *e = slx_iter_set(it, T, L, x ? x : L->head, i);
+    it->lim = hi;
+    return e;
+}
+
+/* name_iter_next_overlap: the next extent while it starts at or before
+ * the range's last point; the start is read from the leaf, not the
+ * element. */
+SLX_HOT void *slx_ext_iter_next_overlap(const struct slx_type *T,
+                                        struct slx_iter *it)
+{
+    void *e = slx_iter_next(T, it);
+    if (!e || slx_load_u(T, slx_key(T, it->leaf, it->idx)) > it->lim)
+        return NULL;
+    return e;
+}
+
 SLX_HOT int slx_ext_insert(const struct slx_type *T, struct slx_list *L,
                            void *e, uint64_t start, uint64_t size, void **clash)
 {
@@ -2269,6 +2418,17 @@ SLX_HOT int slx_ext_insert(const struct slx_type *T, struct slx_list *L,
     }
     struct slx_slotval v = {key, e, last};
     return slx_insert_at(T, L, x, i, &v);
+}
+
+/* name_insert of the extent face: e's own start and size. */
+SLX_HOT int slx_ext_insert_elem(const struct slx_type *T, struct slx_list *L,
+                                void *e, void **clash)
+{
+    if (!e)
+        return -EINVAL;
+    unsigned char start[8];
+    T->key_of(e, start);
+    return slx_ext_insert(T, L, e, slx_load_u(T, start), T->size_of(e), clash);
 }
 
 /* Hole search. A request: size, alignment mask and the window [lo, hi]. */
@@ -2390,12 +2550,19 @@ SLX_COLD int slx_hole_span(const struct slx_type *T, const struct slx_list *L,
     return 0;
 }
 
+/* Place e, of its own size, at the lowest or highest multiple of align
+ * whose extent fits in the free space of [lo, hi] (inclusive). The size
+ * comes from the element, so e and its slot can never disagree; only
+ * e's start is written, and only on success. */
 SLX_COLD int slx_ext_insert_hole(const struct slx_type *T, struct slx_list *L,
-                                 void *e, uint64_t size, uint64_t align,
-                                 uint64_t lo, uint64_t hi, int flags)
+                                 void *e, uint64_t align, uint64_t lo,
+                                 uint64_t hi, int flags)
 {
-    if (!e || size == 0 || align == 0 || (align & (align - 1)) != 0 ||
-        lo > hi || hi > T->key_max ||
+    if (!e)
+        return -EINVAL;
+    uint64_t size = T->size_of(e);
+    if (size == 0 || align == 0 || (align & (align - 1)) != 0 || lo > hi ||
+        hi > T->key_max ||
         (flags != SKIPLIST_HOLE_LOWEST && flags != SKIPLIST_HOLE_HIGHEST))
         return -EINVAL;
     /* A fit [s, s + size) with s a multiple of align holds the aligned
@@ -2428,12 +2595,18 @@ SLX_COLD int slx_ext_insert_hole(const struct slx_type *T, struct slx_list *L,
 
 /* --- invariant check ----------------------------------------------- */
 
-SLX_COLD int slx_fail(char *why, size_t len, const char *fmt, size_t a,
-                      size_t b)
+/* Writes the first violation found into why (when given) and returns
+ * -EINVAL, the code name_check() documents for a broken structure. */
+SLX_COLD SLX_PRINTF(3, 4) int slx_fail(char *why, size_t len, const char *fmt,
+                                       ...)
 {
-    if (why && len)
-        snprintf(why, len, fmt, a, b);
-    return -1;
+    if (why && len) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(why, len, fmt, ap);
+        va_end(ap);
+    }
+    return -EINVAL;
 }
 
 SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
@@ -2441,13 +2614,13 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
 {
     struct slx_leaf *h = L->head;
     if (!h)
-        return slx_fail(why, len, "list not initialised%zu%zu", 0, 0);
+        return slx_fail(why, len, "list not initialised");
     if (h->level != T->max_level || h->n != 0)
-        return slx_fail(why, len, "head level %zu / n %zu wrong", h->level,
-                        h->n);
+        return slx_fail(why, len, "head level %zu / n %zu wrong",
+                        (size_t)(h->level), (size_t)(h->n));
     if (L->top > T->max_level)
-        return slx_fail(why, len, "top %zu above max level %zu", L->top,
-                        T->max_level);
+        return slx_fail(why, len, "top %zu above max level %zu",
+                        (size_t)(L->top), (size_t)(T->max_level));
     unsigned char kbuf[SLX_KEY_MAX];
     size_t count = 0, nleaves = 0;
     unsigned maxlvl = 0;
@@ -2456,41 +2629,40 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
          x = slx_next(T, x, 0)) {
         nleaves++;
         if (nleaves > L->nleaves + 1)
-            return slx_fail(why, len, "level 0 longer than %zu leaves%zu",
-                            L->nleaves, 0);
+            return slx_fail(why, len, "level 0 longer than %zu leaves",
+                            (size_t)(L->nleaves));
         if (slx_prev(T, x, 0) != prevleaf)
             return slx_fail(why, len, "leaf %zu: prev link broken on level %zu",
-                            nleaves, 0);
+                            nleaves, (size_t)(0));
         int sole_empty = x->n == 0 && L->count == 0 && L->nleaves == 1 &&
                          !T->extent; /* kept when the list empties */
         if ((x->n == 0 && !sole_empty) || x->n > T->kpn)
             return slx_fail(why, len, "leaf %zu holds %zu slots", nleaves,
-                            x->n);
+                            (size_t)(x->n));
         if ((size_t)x->off + x->n > T->kpn || (T->hook_off < 0 && x->off))
             return slx_fail(why, len, "leaf %zu: slot window starts at %zu",
-                            nleaves, x->off);
+                            nleaves, (size_t)(x->off));
         if (x->level == 0 || x->level > T->max_level)
             return slx_fail(why, len, "leaf %zu has level %zu", nleaves,
-                            x->level);
+                            (size_t)(x->level));
         if (x->level > maxlvl)
             maxlvl = x->level;
         if (!sole_empty && !slx_sole_queue_leaf(T, x) &&
             T->cmp(slx_nmin(T, prevleaf, 0), slx_key(T, x, 0)) != 0)
-            return slx_fail(why, len, "leaf %zu: cached first key stale%zu",
-                            nleaves, 0);
+            return slx_fail(why, len, "leaf %zu: cached first key stale",
+                            nleaves);
         if (prevleaf != h && T->cmp(slx_key(T, prevleaf, prevleaf->n - 1u),
                                     slx_key(T, x, 0)) > 0)
             return slx_fail(why, len,
-                            "leaf %zu: first key below previous "
-                            "leaf's last%zu",
-                            nleaves, 0);
+                            "leaf %zu: first key below previous leaf's last",
+                            nleaves);
         void **p = slx_ptrs(T, x);
         unsigned dead = 0;
         uint64_t tombs = 0;
         for (unsigned i = 0; i < x->n; i++) {
             if (i > 0 && T->cmp(slx_key(T, x, i - 1), slx_key(T, x, i)) > 0)
                 return slx_fail(why, len, "leaf %zu slot %zu out of order",
-                                nleaves, i);
+                                nleaves, (size_t)(i));
             /* a queue's tombstone: never at either end of the window */
             if (!p[i] && T->hook_off >= 0 && i > 0 && i + 1u < x->n) {
                 dead++;
@@ -2500,20 +2672,20 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
             }
             if (!p[i])
                 return slx_fail(why, len, "leaf %zu slot %zu: NULL element",
-                                nleaves, i);
+                                nleaves, (size_t)(i));
             T->key_of(p[i], kbuf);
             if (T->cmp(kbuf, slx_key(T, x, i)) != 0)
                 return slx_fail(why, len,
-                                "leaf %zu slot %zu: element key differs "
-                                "from the leaf's copy",
-                                nleaves, i);
+                                "leaf %zu slot %zu: element key differs from "
+                                "the leaf's copy",
+                                nleaves, (size_t)(i));
             if (T->hook_off >= 0 && slx_get_hook(T, p[i]) != x)
                 return slx_fail(why, len, "leaf %zu slot %zu: hook stale",
-                                nleaves, i);
+                                nleaves, (size_t)(i));
             if (T->hook_off >= 0 && slx_hook(T, p[i])->list != L)
                 return slx_fail(why, len,
                                 "leaf %zu slot %zu: hook names another list",
-                                nleaves, i);
+                                nleaves, (size_t)(i));
             if (T->extent) {
                 uint64_t s = slx_load_u(T, slx_key(T, x, i));
                 uint64_t last = slx_load_u(T, slx_lasts(T, x) + i * T->ks);
@@ -2521,41 +2693,38 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
                     return slx_fail(why, len,
                                     "leaf %zu slot %zu: extent end differs "
                                     "from the element's size",
-                                    nleaves, i);
+                                    nleaves, (size_t)(i));
                 /* non-overlap with the slot before (in any leaf) */
                 const struct slx_leaf *px = i ? x : prevleaf;
                 unsigned pi = i ? i - 1 : (unsigned)prevleaf->n - 1u;
                 if (px != h &&
                     slx_load_u(T, slx_lasts(T, px) + pi * T->ks) >= s)
-                    return slx_fail(why, len,
-                                    "leaf %zu slot %zu overlaps the extent "
-                                    "before it",
-                                    nleaves, i);
+                    return slx_fail(
+                        why, len,
+                        "leaf %zu slot %zu overlaps the extent before it",
+                        nleaves, (size_t)(i));
             }
         }
         if (dead != x->dead)
             return slx_fail(why, len, "leaf %zu counts %zu tombstones", nleaves,
-                            x->dead);
+                            (size_t)(x->dead));
         if (tombs != x->tombs)
             return slx_fail(why, len, "leaf %zu: tombstone bits wrong (%zu)",
-                            nleaves, dead);
+                            nleaves, (size_t)(dead));
         count += x->n - dead;
         prevleaf = x;
     }
     if (slx_prev(T, h, 0) != prevleaf)
-        return slx_fail(why, len,
-                        "head prev on level 0 is not the last "
-                        "leaf%zu%zu",
-                        0, 0);
+        return slx_fail(why, len, "head prev on level 0 is not the last leaf");
     if (count != L->count)
-        return slx_fail(why, len, "count %zu but %zu slots linked", L->count,
-                        count);
+        return slx_fail(why, len, "count %zu but %zu slots linked",
+                        (size_t)(L->count), count);
     if (nleaves != L->nleaves)
-        return slx_fail(why, len, "nleaves %zu but %zu linked", L->nleaves,
-                        nleaves);
+        return slx_fail(why, len, "nleaves %zu but %zu linked",
+                        (size_t)(L->nleaves), nleaves);
     if (maxlvl != L->top)
-        return slx_fail(why, len, "top %zu but tallest leaf %zu", L->top,
-                        maxlvl);
+        return slx_fail(why, len, "top %zu but tallest leaf %zu",
+                        (size_t)(L->top), (size_t)(maxlvl));
     /* Each level: a subsequence of level 0 of exactly the leaves taller
      * than it, doubly linked, with fresh cached keys. */
     for (unsigned l = 1; l < T->max_level; l++) {
@@ -2566,29 +2735,23 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
             if (x->level <= l)
                 continue;
             if (x != want)
-                return slx_fail(why, len,
-                                "level %zu skips or reorders a "
-                                "leaf%zu",
-                                l, 0);
+                return slx_fail(why, len, "level %zu skips or reorders a leaf",
+                                (size_t)l);
             if (slx_prev(T, x, l) != pv)
-                return slx_fail(why, len, "level %zu: prev link broken%zu", l,
-                                0);
+                return slx_fail(why, len, "level %zu: prev link broken",
+                                (size_t)l);
             /* (the sole leaf of an emptied list has no first key; a
              * queue's sole leaf has no fresh copies) */
             if (x->n > 0 && !slx_sole_queue_leaf(T, x) &&
                 T->cmp(slx_nmin(T, pv, l), slx_key(T, x, 0)) != 0)
-                return slx_fail(why, len,
-                                "level %zu: cached first key "
-                                "stale%zu",
-                                l, 0);
+                return slx_fail(why, len, "level %zu: cached first key stale",
+                                (size_t)l);
             pv = x;
             want = slx_next(T, x, l);
         }
         if (want != h || slx_prev(T, h, l) != pv)
-            return slx_fail(why, len,
-                            "level %zu does not close at the "
-                            "head%zu",
-                            l, 0);
+            return slx_fail(why, len, "level %zu does not close at the head",
+                            (size_t)l);
     }
     if (T->extent) {
         /* Gap summaries: recompute every link's value from scratch. */
@@ -2605,15 +2768,15 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
                     c = slx_next(T, c, 0);
                 } while (c != end);
                 if (slx_gap(T, x, l)[0] != m.gap)
-                    return slx_fail(why, len,
-                                    "gap summary wrong on level "
-                                    "%zu (should be %zu)",
-                                    l, (size_t)m.gap);
+                    return slx_fail(
+                        why, len,
+                        "gap summary wrong on level %zu (should be %zu)",
+                        (size_t)l, (size_t)(m.gap));
                 if (slx_gap(T, x, l)[1] != m.blk)
                     return slx_fail(why, len,
-                                    "aligned-block summary wrong on level "
-                                    "%zu (should be %zu)",
-                                    l, (size_t)m.blk);
+                                    "aligned-block summary wrong on level %zu "
+                                    "(should be %zu)",
+                                    (size_t)l, (size_t)(m.blk));
                 x = end;
             } while (x != h);
         }
@@ -2628,41 +2791,92 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
 /* ------------------------------------------------------------------ */
 /* Generated API                                                       */
 /* ------------------------------------------------------------------ */
+// clang-format off
 /*
- * SKIPLIST_DEFINE(name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT)
- *   name    prefix of the generated struct name, struct name_iter, name_*()
- *   T       element type (a struct); the list stores T * and never copies
- *           or frees elements
- *   K_T     key type, copied into the leaves (at most 64 bytes)
- *   KEY_OF  KEY_OF(const T *e) gives e's key (a macro or a function)
- *   CMP     CMP(K_T a, K_T b): negative, zero, positive
- *   KPN     keys per leaf node, 1..256
+ * The three faces take their arguments in one order: name, element type,
+ * key type, key access, comparator, the face's own members, tuning.
+ *
+ *   SKIPLIST_DEFINE       (name, T, K_T, KEY_OF, CMP,       KPN, MAXLVL, PSHIFT)
+ *   SKIPLIST_PQ_DEFINE    (name, T, K_T, KEY_OF, CMP, HOOK, KPN, MAXLVL, PSHIFT)
+ *   SKIPLIST_EXTENT_DEFINE(name, T, K_T, START, SIZE,       KPN, MAXLVL, PSHIFT)
+ *
+ *   name    prefix of struct name, struct name_iter and every name_*()
+ *   T       element type; the list stores T * and never copies or frees
+ *           an element (destroy/clear hand each one to a callback)
+ *   K_T     key type: any assignable object type of at most 64 bytes
+ *           (integers, floating point, pointers such as const char *,
+ *           small structs); extent face: an unsigned integer type
+ *   KEY_OF  accessor: KEY_OF(const T *e) is e's key (a function-like
+ *           macro or a function), read when e is linked; e's key must
+ *           not change while e is linked (queues: name_requeue)
+ *   CMP     CMP(K_T a, K_T b): negative, zero or positive, a total order
+ *           (an identifier: function or macro; SKIPLIST_CMP_NUM for
+ *           arithmetic keys, which compares with <)
+ *   HOOK    member name: the struct skiplist_hook member of T
+ *   START   member name: the extent's first point, of type K_T; the key
+ *   SIZE    member name: the extent's size, of type K_T
+ *   KPN     keys per leaf node, 1..256 (1: one key per node)
  *   MAXLVL  maximum level, 1..32
  *   PSHIFT  level probability 1/2^PSHIFT, 1..4
- * SKIPLIST_DEFAULTS stands for the last three.
+ * SKIPLIST_DEFAULTS (SKIPLIST_PQ_DEFAULTS for queues) stands for the last
+ * three. Accessors compute (KEY_OF); members are what the list writes or
+ * hangs from (HOOK, START, SIZE). *_DEFINE gives static functions; the
+ * split *_PROTOTYPE (in a header) and *_GENERATE (in one .c file) take the
+ * same arguments and give external ones. Names containing name_slx_ are
+ * the library's own.
  *
- * Given that, this API is generated (see docs/api.md for the tables):
- *   int  name_init(struct name *, const struct skiplist_allocator *, uint64_t
- * seed); void name_destroy(struct name *, void (*fn)(T *, void *), void *arg);
- *   void name_clear(struct name *, void (*fn)(T *, void *), void *arg);
- *   size_t name_count(const struct name *);   bool name_empty(...);
- *   size_t name_bytes(const struct name *);
- *   T *name_find / name_lower_bound / name_upper_bound / name_floor /
- *      name_below (const struct name *, K_T key);
- *   T *name_first / name_last / name_pop_first / name_pop_last (...);
- *   int name_erase(struct name *, T *e);
- *   int name_check(const struct name *, char *why, size_t len);
- *   int name_insert(struct name *, T *e, T **existing);
- *   int name_insert_multi(struct name *, T *e);
- *   int name_erase_key(struct name *, K_T key, T **out);
- *   T *name_iter_first / name_iter_last (struct name_iter *, const struct name
- * *); T *name_iter_seek(struct name_iter *, const struct name *, K_T key); T
- * *name_iter_next / name_iter_prev (struct name_iter *); T *name_iter_get(const
- * struct name_iter *); SKIPLIST_PQ_DEFINE adds push, peek, pop, remove,
- * requeue, queued. SKIPLIST_EXTENT_DEFINE replaces
- * insert/insert_multi/erase_key with the extent operations (insert, lookup,
- * first_overlap, insert_hole, iter_overlap, iter_next_overlap).
+ * Every face (errors are negative errno values; on error nothing changed):
+ *   int    name_init(struct name *sl, const struct skiplist_allocator *a, uint64_t seed);  0, -ENOMEM
+ *   void   name_destroy(struct name *sl, void (*fn)(T *e, void *arg), void *arg);  fn per element in order, nodes freed
+ *   void   name_clear(struct name *sl, void (*fn)(T *e, void *arg), void *arg);    the same; sl stays usable
+ *   size_t name_count(const struct name *sl);
+ *   bool   name_empty(const struct name *sl);
+ *   size_t name_bytes(const struct name *sl);                   bytes held (nodes and pool)
+ *   T     *name_find(const struct name *sl, K_T key);           first with key, or NULL
+ *   T     *name_lower_bound(const struct name *sl, K_T key);    first with key >= key, or NULL
+ *   T     *name_upper_bound(const struct name *sl, K_T key);    first with key > key, or NULL
+ *   T     *name_floor(const struct name *sl, K_T key);          last with key <= key, or NULL
+ *   T     *name_below(const struct name *sl, K_T key);          last with key < key, or NULL
+ *   T     *name_first(const struct name *sl);                   or NULL
+ *   T     *name_last(const struct name *sl);                    or NULL
+ *   int    name_check(const struct name *sl, char *why, size_t len);  0, -EINVAL (why: the first broken invariant)
+ *   T     *name_iter_first(struct name_iter *it, const struct name *sl);
+ *   T     *name_iter_last(struct name_iter *it, const struct name *sl);
+ *   T     *name_iter_seek(struct name_iter *it, const struct name *sl, K_T key);  lower bound
+ *   T     *name_iter_next(struct name_iter *it);                NULL at the end
+ *   T     *name_iter_prev(struct name_iter *it);                NULL before the start
+ *   T     *name_iter_get(const struct name_iter *it);
+ * Ordered index and extent index:
+ *   int    name_erase(struct name *sl, T *e);                   0, -ENOENT (not in sl), -EINVAL (NULL)
+ *   T     *name_pop_first(struct name *sl);                     removed, or NULL when empty
+ *   T     *name_pop_last(struct name *sl);                      removed, or NULL when empty
+ * Ordered index (SKIPLIST_DEFINE):
+ *   int    name_insert(struct name *sl, T *e, T **existing);    0, -EEXIST (*existing = the equal one), -ENOMEM, -EINVAL
+ *   int    name_insert_multi(struct name *sl, T *e);            0 (after its equals), -ENOMEM, -EINVAL
+ *   int    name_erase_key(struct name *sl, K_T key, T **out);   0 (*out = the first with key), -ENOENT
+ * Priority queue (SKIPLIST_PQ_DEFINE):
+ *   int    name_push(struct name *pq, T *e);                    0 (after its equals), -EEXIST (queued in pq), -ENOMEM, -EINVAL
+ *   T     *name_peek(const struct name *pq);                    the minimum, or NULL
+ *   T     *name_pop(struct name *pq);                           the minimum removed, or NULL
+ *   int    name_remove(struct name *pq, T *e);                  0, -ENOENT (not queued in pq), -EINVAL
+ *   int    name_requeue(struct name *pq, T *e);                 after e's key changed: 0, -ENOENT, -ENOMEM (e stays at its old place), -EINVAL
+ *   bool   name_queued(const T *e);                             e is in a queue (its hook was zeroed or pushed once)
+ *   bool   name_queued_in(const struct name *pq, const T *e);   e is in pq
+ * Extent index (SKIPLIST_EXTENT_DEFINE); ranges are closed, [lo, hi]:
+ *   int    name_insert(struct name *sl, T *e, T **clash);       0, -EEXIST (*clash = an overlapping one), -EINVAL (size 0, or past K_T's maximum), -ENOMEM
+ *   T     *name_lookup(const struct name *sl, K_T point);       the extent holding point, or NULL
+ *   int    name_first_overlap(const struct name *sl, K_T lo, K_T hi, T **out);  0, -ENOENT, -EINVAL (lo > hi)
+ *   int    name_insert_hole(struct name *sl, T *e, K_T align, K_T lo, K_T hi, int flags);  sets e->START: 0, -ENOSPC, -EINVAL, -ENOMEM
+ *   T     *name_iter_overlap(struct name_iter *it, const struct name *sl, K_T lo, K_T hi);  first overlapping, or NULL
+ *   T     *name_iter_next_overlap(struct name_iter *it);        next overlapping, or NULL
+ * Loops (for headers; `it` is a struct name_iter, var and tmp are T *):
+ *   SKIPLIST_FOREACH(name, sl, it, var)
+ *   SKIPLIST_FOREACH_REVERSE(name, sl, it, var)
+ *   SKIPLIST_FOREACH_FROM(name, sl, it, var, key)
+ *   SKIPLIST_FOREACH_SAFE(name, sl, it, var, tmp)       body may erase or remove var
+ *   SKIPLIST_FOREACH_OVERLAP(name, sl, it, var, lo, hi) extent index
  */
+// clang-format on
 
 #define SLX_CHECK_CONFIG(name, KPN, MAXLVL, PSHIFT)                            \
     SLX_STATIC_ASSERT(SLX_CAT(name, _kpn), (KPN) >= 1 && (KPN) <= 256,         \
@@ -2673,6 +2887,47 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
     SLX_STATIC_ASSERT(SLX_CAT(name, _pshift), (PSHIFT) >= 1 && (PSHIFT) <= 4,  \
                       "skiplist " #name                                        \
                       ": level probability shift (PSHIFT) must be 1..4")
+
+#define SLX_CHECK_KEYSIZE(name, K_T)                                       \
+    SLX_STATIC_ASSERT(SLX_CAT(name, _keysize), sizeof(K_T) <= SLX_KEY_MAX, \
+                      "skiplist " #name                                    \
+                      ": key type (K_T) must be at most 64 bytes")
+
+/* Whether member M of T has type TY (a constant expression). */
+#ifdef __cplusplus
+#define SLX_MEMBER_IS(T, M, TY) (std::is_same<decltype(((T *)0)->M), TY>::value)
+#else
+#define SLX_MEMBER_IS(T, M, TY) \
+    __builtin_types_compatible_p(__typeof__(((T *)0)->M), TY)
+#endif
+
+#define SLX_CHECK_HOOK(name, T, HOOK)                                       \
+    SLX_STATIC_ASSERT(                                                      \
+        SLX_CAT(name, _hook), SLX_MEMBER_IS(T, HOOK, struct skiplist_hook), \
+        "skiplist " #name ": HOOK must name the member of T "               \
+        "of type struct skiplist_hook (SKIPLIST_PQ_DEFINE("                 \
+        "name, T, K_T, KEY_OF, CMP, HOOK, KPN, MAXLVL, PSHIFT))")
+
+#define SLX_CHECK_EXTENT(name, T, K_T, START, SIZE)                           \
+    SLX_STATIC_ASSERT(SLX_CAT(name, _keytype), (K_T)-1 > (K_T)0,              \
+                      "skiplist " #name                                       \
+                      ": extent key type (K_T) must be an unsigned integer"); \
+    SLX_STATIC_ASSERT(SLX_CAT(name, _start), SLX_MEMBER_IS(T, START, K_T),    \
+                      "skiplist " #name                                       \
+                      ": START must name a member of T of type K_T");         \
+    SLX_STATIC_ASSERT(SLX_CAT(name, _size), SLX_MEMBER_IS(T, SIZE, K_T),      \
+                      "skiplist " #name                                       \
+                      ": SIZE must name a member of T of type K_T")
+
+/* The queue's old argument order put HOOK third. Where the comparator then
+ * lands in HOOK's place as SKIPLIST_CMP_NUM (the usual case), the whole
+ * instance is replaced by one message that says so. */
+#define SLX_PQ_BAD_ORDER(ATTR, name, ...)                                     \
+    SLX_STATIC_ASSERT(SLX_CAT(name, _argument_order), 0,                      \
+                      "skiplist " #name ": SKIPLIST_PQ_DEFINE takes (name, "  \
+                      "T, K_T, KEY_OF, CMP, HOOK, KPN, MAXLVL, PSHIFT): the " \
+                      "HOOK member comes after the comparator");
+#define SLX_PQ_NOTHING(...)
 
 /* Types and declarations. ATTR is `static SLX_UNUSED` or empty. */
 #define SLX_PROTO_COMMON(name, T, K_T, ATTR)                                \
@@ -2698,9 +2953,6 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
     ATTR T *SLX_CAT(name, _below)(const struct name *, K_T);                \
     ATTR T *SLX_CAT(name, _first)(const struct name *);                     \
     ATTR T *SLX_CAT(name, _last)(const struct name *);                      \
-    ATTR T *SLX_CAT(name, _pop_first)(struct name *);                       \
-    ATTR T *SLX_CAT(name, _pop_last)(struct name *);                        \
-    ATTR int SLX_CAT(name, _erase)(struct name *, T *);                     \
     ATTR int SLX_CAT(name, _check)(const struct name *, char *, size_t);    \
     ATTR T *SLX_CAT(name, _iter_first)(struct SLX_CAT(name, _iter) *,       \
                                        const struct name *);                \
@@ -2711,7 +2963,14 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
     ATTR T *SLX_CAT(name, _iter_next)(struct SLX_CAT(name, _iter) *);       \
     ATTR T *SLX_CAT(name, _iter_prev)(struct SLX_CAT(name, _iter) *);       \
     ATTR T *SLX_CAT(name, _iter_get)(const struct SLX_CAT(name, _iter) *);  \
-    ATTR T *SLX_CAT(name, _iter_resync_)(struct SLX_CAT(name, _iter) *, T *)
+    ATTR T *SLX_CAT(name, _slx_iter_resync)(struct SLX_CAT(name, _iter) *, T *)
+
+/* Removal by element and at the ends: the ordered and extent indexes (a
+ * queue removes through name_remove and name_pop). */
+#define SLX_PROTO_REMOVE(name, T, ATTR)                 \
+    ATTR int SLX_CAT(name, _erase)(struct name *, T *); \
+    ATTR T *SLX_CAT(name, _pop_first)(struct name *);   \
+    ATTR T *SLX_CAT(name, _pop_last)(struct name *)
 
 #define SLX_PROTO_MAP(name, T, K_T, ATTR)                      \
     ATTR int SLX_CAT(name, _insert)(struct name *, T *, T **); \
@@ -2733,26 +2992,29 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
     ATTR int SLX_CAT(name, _first_overlap)(const struct name *, K_T, K_T,   \
                                            T **);                           \
     ATTR int SLX_CAT(name, _insert_hole)(struct name *, T *, K_T, K_T, K_T, \
-                                         K_T, int);                         \
+                                         int);                              \
     ATTR T *SLX_CAT(name, _iter_overlap)(struct SLX_CAT(name, _iter) *,     \
                                          const struct name *, K_T, K_T);    \
     ATTR T *SLX_CAT(name, _iter_next_overlap)(struct SLX_CAT(name, _iter) *)
 
-/* The descriptor and key adapters of one instance. */
+/* The descriptor and key adapters of one instance. The key adapters copy
+ * through memcpy: the leaves store keys unaligned-agnostic as bytes. */
 #define SLX_GEN_TYPE(name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT, HOOKOFF, \
                      EXT, KEYMAX, SETSTART, SIZEOF)                           \
     static inline SLX_UNUSED int SLX_CAT(name, _slx_cmp)(const void *a,       \
                                                          const void *b)       \
     {                                                                         \
-        K_T x, y;                                                             \
+        K_T x;                                                                \
+        K_T y;                                                                \
         memcpy(&x, a, sizeof x);                                              \
         memcpy(&y, b, sizeof y);                                              \
-        return CMP(x, y);                                                     \
+        return CMP(x, y); /* CMP(K_T, K_T): negative, zero, positive */       \
     }                                                                         \
     static inline SLX_UNUSED int SLX_CAT(name, _slx_less)(const void *a,      \
                                                           const void *b)      \
     {                                                                         \
-        K_T x, y;                                                             \
+        K_T x;                                                                \
+        K_T y;                                                                \
         memcpy(&x, a, sizeof x);                                              \
         memcpy(&y, b, sizeof y);                                              \
         return SLX_LESS(CMP, x, y);                                           \
@@ -2760,7 +3022,8 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
     static inline SLX_UNUSED void SLX_CAT(name, _slx_key_of)(const void *e,   \
                                                              void *out)       \
     {                                                                         \
-        K_T k = KEY_OF((const T *)e);                                         \
+        K_T k = KEY_OF((const T *)e); /* KEY_OF: accessor of a const T *,     \
+                                         not a member name */                 \
         memcpy(out, &k, sizeof k);                                            \
     }                                                                         \
     static const struct slx_type SLX_CAT(name, _slx_type) = {                 \
@@ -2781,25 +3044,26 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
         SETSTART,                                                             \
         SIZEOF}
 
+/* The typed wrappers only bind types: each one calls the engine. */
+#define SLX_TY(name) (&SLX_CAT(name, _slx_type))
+
 /* Definitions shared by every face. */
 #define SLX_GEN_COMMON(name, T, K_T, ATTR)                                     \
     SLX_CHECK_KEYSIZE(name, K_T);                                              \
     ATTR int SLX_CAT(name, _init)(                                             \
         struct name * sl, const struct skiplist_allocator *a, uint64_t seed)   \
     {                                                                          \
-        return slx_init(&SLX_CAT(name, _slx_type), &sl->sl, a, seed);          \
+        return slx_init(SLX_TY(name), &sl->sl, a, seed);                       \
     }                                                                          \
     ATTR void SLX_CAT(name, _destroy)(struct name * sl,                        \
                                       void (*fn)(T *, void *), void *arg)      \
     {                                                                          \
-        slx_destroy(&SLX_CAT(name, _slx_type), &sl->sl,                        \
-                    (void (*)(void *, void *))fn, arg);                        \
+        slx_destroy(SLX_TY(name), &sl->sl, (void (*)(void *, void *))fn, arg); \
     }                                                                          \
     ATTR void SLX_CAT(name, _clear)(struct name * sl, void (*fn)(T *, void *), \
                                     void *arg)                                 \
     {                                                                          \
-        slx_clear(&SLX_CAT(name, _slx_type), &sl->sl,                          \
-                  (void (*)(void *, void *))fn, arg);                          \
+        slx_clear(SLX_TY(name), &sl->sl, (void (*)(void *, void *))fn, arg);   \
     }                                                                          \
     ATTR size_t SLX_CAT(name, _count)(const struct name *sl)                   \
     {                                                                          \
@@ -2815,260 +3079,191 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
     }                                                                          \
     ATTR T *SLX_CAT(name, _find)(const struct name *sl, K_T key)               \
     {                                                                          \
-        return (T *)slx_find(&SLX_CAT(name, _slx_type), &sl->sl, &key);        \
+        return (T *)slx_find(SLX_TY(name), &sl->sl, &key);                     \
     }                                                                          \
     ATTR T *SLX_CAT(name, _lower_bound)(const struct name *sl, K_T key)        \
     {                                                                          \
-        unsigned i;                                                            \
-        const struct slx_type *t = &SLX_CAT(name, _slx_type);                  \
-        struct slx_leaf *x = slx_bound(t, &sl->sl, &key, 1, &i);               \
-        return (T *)slx_slot(t, &sl->sl, x, i);                                \
+        return (T *)slx_bound_elem(SLX_TY(name), &sl->sl, &key, 1);            \
     }                                                                          \
     ATTR T *SLX_CAT(name, _upper_bound)(const struct name *sl, K_T key)        \
     {                                                                          \
-        unsigned i;                                                            \
-        const struct slx_type *t = &SLX_CAT(name, _slx_type);                  \
-        struct slx_leaf *x = slx_bound(t, &sl->sl, &key, 0, &i);               \
-        return (T *)slx_slot(t, &sl->sl, x, i);                                \
+        return (T *)slx_bound_elem(SLX_TY(name), &sl->sl, &key, 0);            \
     }                                                                          \
     ATTR T *SLX_CAT(name, _floor)(const struct name *sl, K_T key)              \
     {                                                                          \
-        return (T *)slx_floor(&SLX_CAT(name, _slx_type), &sl->sl, &key, 0);    \
+        return (T *)slx_floor(SLX_TY(name), &sl->sl, &key, 0);                 \
     }                                                                          \
     ATTR T *SLX_CAT(name, _below)(const struct name *sl, K_T key)              \
     {                                                                          \
-        return (T *)slx_floor(&SLX_CAT(name, _slx_type), &sl->sl, &key, 1);    \
+        return (T *)slx_floor(SLX_TY(name), &sl->sl, &key, 1);                 \
     }                                                                          \
     ATTR T *SLX_CAT(name, _first)(const struct name *sl)                       \
     {                                                                          \
-        const struct slx_type *t = &SLX_CAT(name, _slx_type);                  \
-        return (T *)slx_slot(t, &sl->sl, slx_next(t, sl->sl.head, 0), 0);      \
+        return (T *)slx_first(SLX_TY(name), &sl->sl);                          \
     }                                                                          \
     ATTR T *SLX_CAT(name, _last)(const struct name *sl)                        \
     {                                                                          \
-        const struct slx_type *t = &SLX_CAT(name, _slx_type);                  \
-        struct slx_leaf *x = slx_prev(t, sl->sl.head, 0);                      \
-        return (T *)slx_slot(t, &sl->sl, x, x->n - 1u);                        \
-    }                                                                          \
-    ATTR T *SLX_CAT(name, _pop_first)(struct name * sl)                        \
-    {                                                                          \
-        return (T *)slx_pop_first(&SLX_CAT(name, _slx_type), &sl->sl);         \
-    }                                                                          \
-    ATTR T *SLX_CAT(name, _pop_last)(struct name * sl)                         \
-    {                                                                          \
-        return (T *)slx_pop_last(&SLX_CAT(name, _slx_type), &sl->sl);          \
-    }                                                                          \
-    static SLX_NOINLINE SLX_UNUSED int SLX_CAT(name, _erase_slow)(             \
-        struct name * sl, T * e)                                               \
-    {                                                                          \
-        const struct slx_type *t = &SLX_CAT(name, _slx_type);                  \
-        unsigned i;                                                            \
-        struct slx_leaf *x = slx_locate(t, &sl->sl, e, &i);                    \
-        if (!x)                                                                \
-            return -ENOENT;                                                    \
-        slx_remove_at(t, &sl->sl, x, i);                                       \
-        return 0;                                                              \
-    }                                                                          \
-    ATTR int SLX_CAT(name, _erase)(struct name * sl, T * e)                    \
-    {                                                                          \
-        if (!e)                                                                \
-            return -EINVAL;                                                    \
-        if (slx_remove_small(&SLX_CAT(name, _slx_type), &sl->sl, e))           \
-            return 0;                                                          \
-        return SLX_CAT(name, _erase_slow)(sl, e);                              \
+        return (T *)slx_last(SLX_TY(name), &sl->sl);                           \
     }                                                                          \
     ATTR int SLX_CAT(name, _check)(const struct name *sl, char *why,           \
                                    size_t len)                                 \
     {                                                                          \
-        return slx_check(&SLX_CAT(name, _slx_type), &sl->sl, why, len);        \
+        return slx_check(SLX_TY(name), &sl->sl, why, len);                     \
     }                                                                          \
     ATTR T *SLX_CAT(name, _iter_first)(struct SLX_CAT(name, _iter) * it,       \
                                        const struct name *sl)                  \
     {                                                                          \
-        const struct slx_type *t = &SLX_CAT(name, _slx_type);                  \
-        return (T *)slx_iter_set(&it->it, t, &sl->sl,                          \
-                                 slx_next(t, sl->sl.head, 0), 0);              \
+        return (T *)slx_iter_first(&it->it, SLX_TY(name), &sl->sl);            \
     }                                                                          \
     ATTR T *SLX_CAT(name, _iter_last)(struct SLX_CAT(name, _iter) * it,        \
                                       const struct name *sl)                   \
     {                                                                          \
-        const struct slx_type *t = &SLX_CAT(name, _slx_type);                  \
-        struct slx_leaf *x = slx_prev(t, sl->sl.head, 0);                      \
-        return (T *)slx_iter_set(&it->it, t, &sl->sl, x,                       \
-                                 x == sl->sl.head ? 0 : x->n - 1u);            \
+        return (T *)slx_iter_last(&it->it, SLX_TY(name), &sl->sl);             \
     }                                                                          \
     ATTR T *SLX_CAT(name, _iter_seek)(struct SLX_CAT(name, _iter) * it,        \
                                       const struct name *sl, K_T key)          \
     {                                                                          \
-        const struct slx_type *t = &SLX_CAT(name, _slx_type);                  \
-        unsigned i;                                                            \
-        struct slx_leaf *x = slx_bound(t, &sl->sl, &key, 1, &i);               \
-        return (T *)slx_iter_set(&it->it, t, &sl->sl, x, i);                   \
+        return (T *)slx_iter_seek(&it->it, SLX_TY(name), &sl->sl, &key);       \
     }                                                                          \
     ATTR T *SLX_CAT(name, _iter_next)(struct SLX_CAT(name, _iter) * it)        \
     {                                                                          \
-        return (T *)slx_iter_next(&SLX_CAT(name, _slx_type), &it->it);         \
+        return (T *)slx_iter_next(SLX_TY(name), &it->it);                      \
     }                                                                          \
     ATTR T *SLX_CAT(name, _iter_prev)(struct SLX_CAT(name, _iter) * it)        \
     {                                                                          \
-        return (T *)slx_iter_prev(&SLX_CAT(name, _slx_type), &it->it);         \
+        return (T *)slx_iter_prev(SLX_TY(name), &it->it);                      \
     }                                                                          \
     ATTR T *SLX_CAT(name, _iter_get)(const struct SLX_CAT(name, _iter) * it)   \
     {                                                                          \
-        return (T *)slx_slot(&SLX_CAT(name, _slx_type), it->it.list,           \
-                             it->it.leaf, it->it.idx);                         \
+        return (T *)slx_iter_get(SLX_TY(name), &it->it);                       \
     }                                                                          \
-    ATTR T *SLX_CAT(name, _iter_resync_)(struct SLX_CAT(name, _iter) * it,     \
-                                         T * e)                                \
+    ATTR T *SLX_CAT(name, _slx_iter_resync)(struct SLX_CAT(name, _iter) * it,  \
+                                            T * e)                             \
     {                                                                          \
-        return (T *)slx_iter_resync(&SLX_CAT(name, _slx_type), &it->it, e);    \
+        return (T *)slx_iter_resync(SLX_TY(name), &it->it, e);                 \
     }
 
-#define SLX_CHECK_KEYSIZE(name, K_T)                                       \
-    SLX_STATIC_ASSERT(SLX_CAT(name, _keysize), sizeof(K_T) <= SLX_KEY_MAX, \
-                      "skiplist " #name                                    \
-                      ": key type (K_T) must be at most 64 bytes")
+/* Erase through the element: a queue's removal fast path inline, the rest
+ * out of line (name_slx_erase_slow), so a caller's removal loop stays
+ * small. Shared by every face: a queue calls it name_remove. */
+#define SLX_GEN_ERASE(name, T, ATTR, VERB)                             \
+    static SLX_NOINLINE SLX_UNUSED int SLX_CAT(name, _slx_erase_slow)( \
+        struct name * sl, T * e)                                       \
+    {                                                                  \
+        return slx_erase(SLX_TY(name), &sl->sl, e);                    \
+    }                                                                  \
+    ATTR int SLX_CAT(name, VERB)(struct name * sl, T * e)              \
+    {                                                                  \
+        if (e && slx_remove_small(SLX_TY(name), &sl->sl, e))           \
+            return 0;                                                  \
+        return SLX_CAT(name, _slx_erase_slow)(sl, e);                  \
+    }
+
+#define SLX_GEN_REMOVE(name, T, ATTR)                     \
+    SLX_GEN_ERASE(name, T, ATTR, _erase)                  \
+    ATTR T *SLX_CAT(name, _pop_first)(struct name * sl)   \
+    {                                                     \
+        return (T *)slx_pop_first(SLX_TY(name), &sl->sl); \
+    }                                                     \
+    ATTR T *SLX_CAT(name, _pop_last)(struct name * sl)    \
+    {                                                     \
+        return (T *)slx_pop_last(SLX_TY(name), &sl->sl);  \
+    }
 
 /* Ordered index: unique and multi inserts, erase by key. */
-#define SLX_GEN_MAP(name, T, K_T, ATTR)                                     \
-    ATTR int SLX_CAT(name, _insert)(struct name * sl, T * e, T * *existing) \
-    {                                                                       \
-        void *ex = NULL;                                                    \
-        int rc =                                                            \
-            slx_insert_unique(&SLX_CAT(name, _slx_type), &sl->sl, e, &ex);  \
-        if (rc == -EEXIST && existing)                                      \
-            *existing = (T *)ex;                                            \
-        return rc;                                                          \
-    }                                                                       \
-    ATTR int SLX_CAT(name, _insert_multi)(struct name * sl, T * e)          \
-    {                                                                       \
-        return slx_insert_multi(&SLX_CAT(name, _slx_type), &sl->sl, e);     \
-    }                                                                       \
-    ATTR int SLX_CAT(name, _erase_key)(struct name * sl, K_T key, T * *out) \
-    {                                                                       \
-        const struct slx_type *t = &SLX_CAT(name, _slx_type);               \
-        unsigned i;                                                         \
-        struct slx_leaf *x = slx_bound(t, &sl->sl, &key, 1, &i);            \
-        if (x == sl->sl.head || t->cmp(slx_key(t, x, i), &key) != 0)        \
-            return -ENOENT;                                                 \
-        T *e = (T *)slx_remove_at(t, &sl->sl, x, i);                        \
-        if (out)                                                            \
-            *out = e;                                                       \
-        return 0;                                                           \
+#define SLX_GEN_MAP(name, T, K_T, ATTR)                                        \
+    ATTR int SLX_CAT(name, _insert)(struct name * sl, T * e, T * *existing)    \
+    {                                                                          \
+        return slx_insert_unique(SLX_TY(name), &sl->sl, e, (void **)existing); \
+    }                                                                          \
+    ATTR int SLX_CAT(name, _insert_multi)(struct name * sl, T * e)             \
+    {                                                                          \
+        return slx_insert_multi(SLX_TY(name), &sl->sl, e);                     \
+    }                                                                          \
+    ATTR int SLX_CAT(name, _erase_key)(struct name * sl, K_T key, T * *out)    \
+    {                                                                          \
+        return slx_erase_key(SLX_TY(name), &sl->sl, &key, (void **)out);       \
     }
 
-/* Priority queue: the hook gives erase without search. */
-#define SLX_GEN_PQ(name, T, HOOK, ATTR)                                    \
-    static SLX_NOINLINE SLX_UNUSED int SLX_CAT(name, _push_slow)(          \
-        struct name * pq, T * e)                                           \
-    {                                                                      \
-        if (slx_push_small(&SLX_CAT(name, _slx_type), &pq->sl, e))         \
-            return 0;                                                      \
-        return slx_insert_multi(&SLX_CAT(name, _slx_type), &pq->sl, e);    \
-    }                                                                      \
-    static SLX_NOINLINE SLX_UNUSED T *SLX_CAT(name,                        \
-                                              _pop_slow)(struct name * pq) \
-    {                                                                      \
-        return (T *)slx_pop_first(&SLX_CAT(name, _slx_type), &pq->sl);     \
-    }                                                                      \
-    ATTR int SLX_CAT(name, _push)(struct name * pq, T * e)                 \
-    {                                                                      \
-        if (!e)                                                            \
-            return -EINVAL;                                                \
-        if (e->HOOK.leaf)                                                  \
-            return -EEXIST;                                                \
-        if (slx_push_edge(&SLX_CAT(name, _slx_type), &pq->sl, e))          \
-            return 0;                                                      \
-        return SLX_CAT(name, _push_slow)(pq, e);                           \
-    }                                                                      \
-    ATTR T *SLX_CAT(name, _peek)(const struct name *pq)                    \
-    {                                                                      \
-        return SLX_CAT(name, _first)(pq);                                  \
-    }                                                                      \
-    ATTR T *SLX_CAT(name, _pop)(struct name * pq)                          \
-    {                                                                      \
-        T *e = (T *)slx_pop_edge(&SLX_CAT(name, _slx_type), &pq->sl);      \
-        return e ? e : SLX_CAT(name, _pop_slow)(pq);                       \
-    }                                                                      \
-    ATTR int SLX_CAT(name, _remove)(struct name * pq, T * e)               \
-    {                                                                      \
-        return SLX_CAT(name, _erase)(pq, e);                               \
-    }                                                                      \
-    ATTR int SLX_CAT(name, _requeue)(struct name * pq, T * e)              \
-    {                                                                      \
-        return slx_requeue(&SLX_CAT(name, _slx_type), &pq->sl, e);         \
-    }                                                                      \
-    ATTR bool SLX_CAT(name, _queued)(const T *e)                           \
-    {                                                                      \
-        return e->HOOK.leaf != NULL;                                       \
-    }                                                                      \
-    ATTR bool SLX_CAT(name, _queued_in)(const struct name *pq, const T *e) \
-    {                                                                      \
-        return e->HOOK.leaf != NULL && e->HOOK.list == &pq->sl;            \
+/* Priority queue: the hook gives removal without search. Push and pop
+ * keep their sole-leaf fast paths inline and the rest out of line
+ * (name_slx_push_slow, name_slx_pop_slow). */
+#define SLX_GEN_PQ(name, T, ATTR)                                              \
+    static SLX_NOINLINE SLX_UNUSED int SLX_CAT(name, _slx_push_slow)(          \
+        struct name * pq, T * e)                                               \
+    {                                                                          \
+        return slx_push_slow(SLX_TY(name), &pq->sl, e);                        \
+    }                                                                          \
+    static SLX_NOINLINE SLX_UNUSED T *SLX_CAT(name,                            \
+                                              _slx_pop_slow)(struct name * pq) \
+    {                                                                          \
+        return (T *)slx_pop_first(SLX_TY(name), &pq->sl);                      \
+    }                                                                          \
+    ATTR int SLX_CAT(name, _push)(struct name * pq, T * e)                     \
+    {                                                                          \
+        int rc = slx_push_refused(SLX_TY(name), &pq->sl, e);                   \
+        if (rc)                                                                \
+            return rc;                                                         \
+        if (slx_push_edge(SLX_TY(name), &pq->sl, e))                           \
+            return 0;                                                          \
+        return SLX_CAT(name, _slx_push_slow)(pq, e);                           \
+    }                                                                          \
+    ATTR T *SLX_CAT(name, _peek)(const struct name *pq)                        \
+    {                                                                          \
+        return SLX_CAT(name, _first)(pq);                                      \
+    }                                                                          \
+    ATTR T *SLX_CAT(name, _pop)(struct name * pq)                              \
+    {                                                                          \
+        T *e = (T *)slx_pop_edge(SLX_TY(name), &pq->sl);                       \
+        return e ? e : SLX_CAT(name, _slx_pop_slow)(pq);                       \
+    }                                                                          \
+    SLX_GEN_ERASE(name, T, ATTR, _remove)                                      \
+    ATTR int SLX_CAT(name, _requeue)(struct name * pq, T * e)                  \
+    {                                                                          \
+        return slx_requeue(SLX_TY(name), &pq->sl, e);                          \
+    }                                                                          \
+    ATTR bool SLX_CAT(name, _queued)(const T *e)                               \
+    {                                                                          \
+        return slx_queued(SLX_TY(name), NULL, e);                              \
+    }                                                                          \
+    ATTR bool SLX_CAT(name, _queued_in)(const struct name *pq, const T *e)     \
+    {                                                                          \
+        return slx_queued(SLX_TY(name), &pq->sl, e);                           \
     }
 
 /* Extent index. */
-#define SLX_GEN_EXTENT(name, T, K_T, START, SIZE, ATTR)                        \
-    ATTR int SLX_CAT(name, _insert)(struct name * sl, T * e, T * *clash)       \
-    {                                                                          \
-        void *c = NULL;                                                        \
-        if (!e)                                                                \
-            return -EINVAL;                                                    \
-        int rc = slx_ext_insert(&SLX_CAT(name, _slx_type), &sl->sl, e,         \
-                                (uint64_t)e->START, (uint64_t)e->SIZE, &c);    \
-        if (rc == -EEXIST && clash)                                            \
-            *clash = (T *)c;                                                   \
-        return rc;                                                             \
-    }                                                                          \
-    ATTR T *SLX_CAT(name, _lookup)(const struct name *sl, K_T p)               \
-    {                                                                          \
-        const struct slx_type *t = &SLX_CAT(name, _slx_type);                  \
-        unsigned i;                                                            \
-        struct slx_leaf *x = slx_ext_lookup(t, &sl->sl, (uint64_t)p, &i);      \
-        return x ? (T *)slx_ptrs(t, x)[i] : NULL;                              \
-    }                                                                          \
-    ATTR int SLX_CAT(name, _first_overlap)(const struct name *sl, K_T a,       \
-                                           K_T b, T **out)                     \
-    {                                                                          \
-        const struct slx_type *t = &SLX_CAT(name, _slx_type);                  \
-        unsigned i;                                                            \
-        if (a >= b)                                                            \
-            return -EINVAL;                                                    \
-        struct slx_leaf *x = slx_ext_first_overlap(t, &sl->sl, (uint64_t)a,    \
-                                                   (uint64_t)b - 1u, &i);      \
-        if (!x)                                                                \
-            return -ENOENT;                                                    \
-        if (out)                                                               \
-            *out = (T *)slx_ptrs(t, x)[i];                                     \
-        return 0;                                                              \
-    }                                                                          \
-    ATTR int SLX_CAT(name, _insert_hole)(struct name * sl, T * e, K_T size,    \
-                                         K_T align, K_T lo, K_T hi, int flags) \
-    {                                                                          \
-        return slx_ext_insert_hole(&SLX_CAT(name, _slx_type), &sl->sl, e,      \
-                                   (uint64_t)size, (uint64_t)align,            \
-                                   (uint64_t)lo, (uint64_t)hi, flags);         \
-    }                                                                          \
-    ATTR T *SLX_CAT(name, _iter_overlap)(struct SLX_CAT(name, _iter) * it,     \
-                                         const struct name *sl, K_T a, K_T b)  \
-    {                                                                          \
-        const struct slx_type *t = &SLX_CAT(name, _slx_type);                  \
-        unsigned i = 0;                                                        \
-        struct slx_leaf *x =                                                   \
-            a < b ? slx_ext_first_overlap(t, &sl->sl, (uint64_t)a,             \
-                                          (uint64_t)b - 1u, &i)                \
-                  : NULL;                                                      \
-        if (!x)                                                                \
-            x = sl->sl.head;                                                   \
-        slx_iter_set(&it->it, t, &sl->sl, x, i);                               \
-        it->it.lim = (uint64_t)b;                                              \
-        return x == sl->sl.head ? NULL : (T *)slx_ptrs(t, x)[i];               \
-    }                                                                          \
-    ATTR T *SLX_CAT(name,                                                      \
-                    _iter_next_overlap)(struct SLX_CAT(name, _iter) * it)      \
-    {                                                                          \
-        T *e = (T *)slx_iter_next(&SLX_CAT(name, _slx_type), &it->it);         \
-        return e && (uint64_t)e->START < it->it.lim ? e : NULL;                \
+#define SLX_GEN_EXTENT(name, T, K_T, START, SIZE, ATTR)                       \
+    ATTR int SLX_CAT(name, _insert)(struct name * sl, T * e, T * *clash)      \
+    {                                                                         \
+        return slx_ext_insert_elem(SLX_TY(name), &sl->sl, e, (void **)clash); \
+    }                                                                         \
+    ATTR T *SLX_CAT(name, _lookup)(const struct name *sl, K_T p)              \
+    {                                                                         \
+        return (T *)slx_ext_lookup_elem(SLX_TY(name), &sl->sl, (uint64_t)p);  \
+    }                                                                         \
+    ATTR int SLX_CAT(name, _first_overlap)(const struct name *sl, K_T lo,     \
+                                           K_T hi, T **out)                   \
+    {                                                                         \
+        return slx_ext_overlap(SLX_TY(name), &sl->sl, (uint64_t)lo,           \
+                               (uint64_t)hi, (void **)out);                   \
+    }                                                                         \
+    ATTR int SLX_CAT(name, _insert_hole)(struct name * sl, T * e, K_T align,  \
+                                         K_T lo, K_T hi, int flags)           \
+    {                                                                         \
+        return slx_ext_insert_hole(SLX_TY(name), &sl->sl, e, (uint64_t)align, \
+                                   (uint64_t)lo, (uint64_t)hi, flags);        \
+    }                                                                         \
+    ATTR T *SLX_CAT(name, _iter_overlap)(struct SLX_CAT(name, _iter) * it,    \
+                                         const struct name *sl, K_T lo,       \
+                                         K_T hi)                              \
+    {                                                                         \
+        return (T *)slx_ext_iter_overlap(&it->it, SLX_TY(name), &sl->sl,      \
+                                         (uint64_t)lo, (uint64_t)hi);         \
+    }                                                                         \
+    ATTR T *SLX_CAT(name,                                                     \
+                    _iter_next_overlap)(struct SLX_CAT(name, _iter) * it)     \
+    {                                                                         \
+        return (T *)slx_ext_iter_next_overlap(SLX_TY(name), &it->it);         \
     }
 
 /* ------------------------------------------------------------------ */
@@ -3090,33 +3285,42 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
 
 #define SLX_PROTO_MAP_(ATTR, name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT) \
     SLX_PROTO_COMMON(name, T, K_T, ATTR);                                    \
+    SLX_PROTO_REMOVE(name, T, ATTR);                                         \
     SLX_PROTO_MAP(name, T, K_T, ATTR);
 #define SLX_GEN_MAP_(ATTR, name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT)  \
     SLX_CHECK_CONFIG(name, KPN, MAXLVL, PSHIFT);                            \
     SLX_GEN_TYPE(name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT, -1L, 0, 0, \
                  NULL, NULL);                                               \
     SLX_GEN_COMMON(name, T, K_T, ATTR)                                      \
+    SLX_GEN_REMOVE(name, T, ATTR)                                           \
     SLX_GEN_MAP(name, T, K_T, ATTR)
 
-#define SKIPLIST_PQ_PROTOTYPE(...) SLX_PROTO_PQ_(SLX_EXTERN, __VA_ARGS__)
-#define SKIPLIST_PQ_GENERATE(...) SLX_GEN_PQ_(SLX_EXTERN, __VA_ARGS__)
-#define SKIPLIST_PQ_DEFINE(...)            \
-    SLX_PROTO_PQ_(SLX_STATIC, __VA_ARGS__) \
-    SLX_GEN_PQ_(SLX_STATIC, __VA_ARGS__)
+#define SKIPLIST_PQ_PROTOTYPE(...) \
+    SLX_PQ_(SLX_PROTO_PQ_, SLX_PQ_BAD_ORDER, SLX_EXTERN, __VA_ARGS__)
+#define SKIPLIST_PQ_GENERATE(...) \
+    SLX_PQ_(SLX_GEN_PQ_, SLX_PQ_BAD_ORDER, SLX_EXTERN, __VA_ARGS__)
+#define SKIPLIST_PQ_DEFINE(...)                                     \
+    SLX_PQ_(SLX_PROTO_PQ_, SLX_PQ_NOTHING, SLX_STATIC, __VA_ARGS__) \
+    SLX_PQ_(SLX_GEN_PQ_, SLX_PQ_BAD_ORDER, SLX_STATIC, __VA_ARGS__)
+/* Picks F, or BAD when the arguments are in the old order. */
+#define SLX_PQ_(F, BAD, ATTR, ...) SLX_PQ__(F, BAD, ATTR, __VA_ARGS__)
+#define SLX_PQ__(F, BAD, ATTR, name, T, K_T, KEY_OF, CMP, HOOK, KPN, MAXLVL, \
+                 PSHIFT)                                                     \
+    SLX_IIF(SLX_IS_CMP_NUM(HOOK))                                            \
+    (BAD, F)(ATTR, name, T, K_T, KEY_OF, CMP, HOOK, KPN, MAXLVL, PSHIFT)
 
-#define SLX_PROTO_PQ_(ATTR, name, T, HOOK, K_T, KEY_OF, CMP, KPN, MAXLVL, \
+#define SLX_PROTO_PQ_(ATTR, name, T, K_T, KEY_OF, CMP, HOOK, KPN, MAXLVL, \
                       PSHIFT)                                             \
     SLX_PROTO_COMMON(name, T, K_T, ATTR);                                 \
-    SLX_PROTO_MAP(name, T, K_T, ATTR);                                    \
     SLX_PROTO_PQ(name, T, ATTR);
-#define SLX_GEN_PQ_(ATTR, name, T, HOOK, K_T, KEY_OF, CMP, KPN, MAXLVL, \
+#define SLX_GEN_PQ_(ATTR, name, T, K_T, KEY_OF, CMP, HOOK, KPN, MAXLVL, \
                     PSHIFT)                                             \
+    SLX_CHECK_HOOK(name, T, HOOK);                                      \
     SLX_CHECK_CONFIG(name, KPN, MAXLVL, PSHIFT);                        \
     SLX_GEN_TYPE(name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT,        \
                  (long)offsetof(T, HOOK), 0, 0, NULL, NULL);            \
     SLX_GEN_COMMON(name, T, K_T, ATTR)                                  \
-    SLX_GEN_MAP(name, T, K_T, ATTR)                                     \
-    SLX_GEN_PQ(name, T, HOOK, ATTR)
+    SLX_GEN_PQ(name, T, ATTR)
 
 #define SKIPLIST_EXTENT_PROTOTYPE(...) \
     SLX_PROTO_EXTENT_(SLX_EXTERN, __VA_ARGS__)
@@ -3128,12 +3332,11 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
 #define SLX_PROTO_EXTENT_(ATTR, name, T, K_T, START, SIZE, KPN, MAXLVL, \
                           PSHIFT)                                       \
     SLX_PROTO_COMMON(name, T, K_T, ATTR);                               \
+    SLX_PROTO_REMOVE(name, T, ATTR);                                    \
     SLX_PROTO_EXTENT(name, T, K_T, ATTR);
 #define SLX_GEN_EXTENT_(ATTR, name, T, K_T, START, SIZE, KPN, MAXLVL, PSHIFT) \
     SLX_CHECK_CONFIG(name, KPN, MAXLVL, PSHIFT);                              \
-    SLX_STATIC_ASSERT(SLX_CAT(name, _keytype), (K_T)-1 > (K_T)0,              \
-                      "skiplist " #name                                       \
-                      ": extent key type (K_T) must be an unsigned integer"); \
+    SLX_CHECK_EXTENT(name, T, K_T, START, SIZE);                              \
     static inline SLX_UNUSED K_T SLX_CAT(name, _slx_start)(const T *e)        \
     {                                                                         \
         return e->START;                                                      \
@@ -3151,11 +3354,12 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
                  KPN, MAXLVL, PSHIFT, -1L, 1, (uint64_t)(K_T)-1,              \
                  SLX_CAT(name, _slx_set_start), SLX_CAT(name, _slx_size));    \
     SLX_GEN_COMMON(name, T, K_T, ATTR)                                        \
+    SLX_GEN_REMOVE(name, T, ATTR)                                             \
     SLX_GEN_EXTENT(name, T, K_T, START, SIZE, ATTR)
 
 /* Loops: each expands to a for header. `it` is a struct name_iter, var
  * and tmp are T *. Plain loops must not mutate the list; the _SAFE loop's
- * body may erase var (and only var). */
+ * body may erase (or, for a queue, remove) var and only var. */
 #define SKIPLIST_FOREACH(name, sl, it, var)                      \
     for ((var) = SLX_CAT(name, _iter_first)(&(it), (sl)); (var); \
          (var) = SLX_CAT(name, _iter_next)(&(it)))
@@ -3168,9 +3372,10 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
 #define SKIPLIST_FOREACH_SAFE(name, sl, it, var, tmp)            \
     for ((var) = SLX_CAT(name, _iter_first)(&(it), (sl));        \
          (var) && ((tmp) = SLX_CAT(name, _iter_next)(&(it)), 1); \
-         (var) = SLX_CAT(name, _iter_resync_)(&(it), (tmp)))
-#define SKIPLIST_FOREACH_OVERLAP(name, sl, it, var, a, b)                    \
-    for ((var) = SLX_CAT(name, _iter_overlap)(&(it), (sl), (a), (b)); (var); \
+         (var) = SLX_CAT(name, _slx_iter_resync)(&(it), (tmp)))
+/* Extents overlapping the closed range [lo, hi]. */
+#define SKIPLIST_FOREACH_OVERLAP(name, sl, it, var, lo, hi)                    \
+    for ((var) = SLX_CAT(name, _iter_overlap)(&(it), (sl), (lo), (hi)); (var); \
          (var) = SLX_CAT(name, _iter_next_overlap)(&(it)))
 
 #endif /* SKIPLIST_H */

@@ -133,8 +133,8 @@ struct skiplist_sched_task {
 };
 
 #define SKSCHED_KEY(t) ((t)->key)
-SKIPLIST_PQ_DEFINE(sksched_q, struct skiplist_sched_task, hook, uint64_t,
-                   SKSCHED_KEY, SKIPLIST_CMP_NUM, SKIPLIST_SCHED_CONFIG)
+SKIPLIST_PQ_DEFINE(sksched_q, struct skiplist_sched_task, uint64_t, SKSCHED_KEY,
+                   SKIPLIST_CMP_NUM, hook, SKIPLIST_SCHED_CONFIG)
 
 /** The runqueue (about 9 KiB with 1024 CPUs). */
 struct skiplist_sched {

@@ -12,10 +12,10 @@
 #ifndef PQ_SL_CONFIG
 #define PQ_SL_CONFIG SKIPLIST_PQ_DEFAULTS
 #endif
-SKIPLIST_PQ_DEFINE(bpq_sl, struct pq_elem, hook, uint64_t, PQ_ELEM_KEY,
-                   SKIPLIST_CMP_NUM, PQ_SL_CONFIG)
-SKIPLIST_PQ_DEFINE(bpq_k1, struct pq_elem, hook, uint64_t, PQ_ELEM_KEY,
-                   SKIPLIST_CMP_NUM, 1, SKIPLIST_DEFAULT_MAXLVL, 2)
+SKIPLIST_PQ_DEFINE(bpq_sl, struct pq_elem, uint64_t, PQ_ELEM_KEY,
+                   SKIPLIST_CMP_NUM, hook, PQ_SL_CONFIG)
+SKIPLIST_PQ_DEFINE(bpq_k1, struct pq_elem, uint64_t, PQ_ELEM_KEY,
+                   SKIPLIST_CMP_NUM, hook, 1, SKIPLIST_DEFAULT_MAXLVL, 2)
 
 /* Level seed: fixed, so a run's shape is the same every time. */
 #define PQ_SL_SEED 0x5eedull

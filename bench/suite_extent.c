@@ -121,8 +121,8 @@ static void *ours_alloc(void *ctx, uint64_t size)
         abort();
     struct range *e = o->spare[o->nspare - 1];
     e->size = size;
-    int r = sx_insert_hole(&o->sl, e, size, pow2_ceil(size), START_PFN,
-                           o->limit - 1, SKIPLIST_HOLE_HIGHEST);
+    int r = sx_insert_hole(&o->sl, e, pow2_ceil(size), START_PFN, o->limit - 1,
+                           SKIPLIST_HOLE_HIGHEST);
     if (r != 0) {
         if (r != -ENOSPC)
             abort();

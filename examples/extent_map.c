@@ -70,7 +70,7 @@ static void write_blocks(struct emap *map, uint64_t logical, uint64_t len,
     size_t nhit = 0;
     struct emap_iter it;
     struct extent *e;
-    SKIPLIST_FOREACH_OVERLAP (emap, map, it, e, logical, end) {
+    SKIPLIST_FOREACH_OVERLAP (emap, map, it, e, logical, end - 1) {
         if (nhit == sizeof(hit) / sizeof(hit[0]))
             break; /* the rest are handled on the next round */
         hit[nhit++] = e;

@@ -101,8 +101,8 @@ static int dma_map(uint64_t len, uint64_t phys, struct mapping **out)
     struct mapping *m = dev.spare[dev.nspare - 1];
     m->len = len;
     m->phys = phys;
-    int r = iova_map_insert_hole(&dev.map, m, len, pow2_ceil(len), IOVA_LO,
-                                 IOVA_HI, SKIPLIST_HOLE_HIGHEST);
+    int r = iova_map_insert_hole(&dev.map, m, pow2_ceil(len), IOVA_LO, IOVA_HI,
+                                 SKIPLIST_HOLE_HIGHEST);
     if (r != 0)
         return r;
     dev.nspare--;
@@ -284,11 +284,13 @@ int main(void)
      * not: insert_hole agrees with the map's own picture. */
     struct mapping probe = {0, 0, 0, 0};
     if (sp.largest_hole > 0) {
-        if (iova_map_insert_hole(&dev.map, &probe, sp.largest_hole + 1, 1,
-                                 IOVA_LO, IOVA_HI,
-                                 SKIPLIST_HOLE_LOWEST) != -ENOSPC ||
-            iova_map_insert_hole(&dev.map, &probe, sp.largest_hole, 1, IOVA_LO,
-                                 IOVA_HI, SKIPLIST_HOLE_LOWEST) != 0 ||
+        probe.len = sp.largest_hole + 1;
+        int too_big = iova_map_insert_hole(&dev.map, &probe, 1, IOVA_LO,
+                                           IOVA_HI, SKIPLIST_HOLE_LOWEST);
+        probe.len = sp.largest_hole;
+        if (too_big != -ENOSPC ||
+            iova_map_insert_hole(&dev.map, &probe, 1, IOVA_LO, IOVA_HI,
+                                 SKIPLIST_HOLE_LOWEST) != 0 ||
             iova_map_erase(&dev.map, &probe) != 0) {
             fprintf(stderr, "iova: largest hole disagrees with insert_hole\n");
             bad++;

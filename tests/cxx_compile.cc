@@ -27,8 +27,8 @@ struct task {
     struct skiplist_hook hook;
 };
 #define TASK_KEY(e) ((e)->prio)
-SKIPLIST_PQ_DEFINE(cx_pq, struct task, hook, unsigned long, TASK_KEY,
-                   SKIPLIST_CMP_NUM, SKIPLIST_DEFAULTS)
+SKIPLIST_PQ_DEFINE(cx_pq, struct task, unsigned long, TASK_KEY,
+                   SKIPLIST_CMP_NUM, hook, SKIPLIST_DEFAULTS)
 
 struct ext {
     uint64_t start, size;
@@ -130,12 +130,13 @@ static int use_extent(void)
     EXPECT(cx_ext_insert(&s, &x[8], &clash) == -EEXIST && clash == &x[1]);
     EXPECT(cx_ext_lookup(&s, 149) == &x[1]);
     EXPECT(cx_ext_lookup(&s, 150) == NULL);
-    SKIPLIST_FOREACH_OVERLAP (cx_ext, &s, it, e, 140, 320) {
+    SKIPLIST_FOREACH_OVERLAP (cx_ext, &s, it, e, 140, 319) {
         n++;
     }
     EXPECT(n == 3);
-    EXPECT(cx_ext_insert_hole(&s, &x[9], 30, 16, 0, 1000,
-                              SKIPLIST_HOLE_LOWEST) == 0);
+    x[9].size = 30;
+    EXPECT(cx_ext_insert_hole(&s, &x[9], 16, 0, 1000, SKIPLIST_HOLE_LOWEST) ==
+           0);
     EXPECT(x[9].start == 64);
     cx_ext_destroy(&s, NULL, NULL);
     return 0;

@@ -33,6 +33,14 @@
 
 #include "skiplist.h"
 
+/* ----------------------------------------------------- half-open ranges */
+
+/* The models and suites think in half-open ranges [a, b); the library's
+ * overlap queries take closed ones [lo, hi]. These convert, keeping an
+ * empty or reversed [a, b) (a >= b) invalid as [1, 0]. */
+#define TC_LO(a, b) ((a) < (b) ? (a) : 1u)
+#define TC_HI(a, b) ((a) < (b) ? (b)-1u : 0u)
+
 /* ------------------------------------------------------------ sanitizers */
 
 /* 1 when built with AddressSanitizer (gcc or clang), so random tests can

@@ -11,6 +11,7 @@
 
 #include "skiplist.h"
 #include "model_extent.h"
+#include "test_common.h"
 
 struct x64 {
     uint64_t start, size;
@@ -94,8 +95,8 @@ SKIPLIST_EXTENT_DEFINE(x32k64, struct x32, uint32_t, start, size, 64, 6, 2)
                                       void **out)                              \
     {                                                                          \
         T *o = NULL;                                                           \
-        int r =                                                                \
-            name##_first_overlap((const struct name *)l, (K_T)a, (K_T)b, &o);  \
+        int r = name##_first_overlap((const struct name *)l, (K_T)TC_LO(a, b), \
+                                     (K_T)TC_HI(a, b), &o);                    \
         *out = o;                                                              \
         return r;                                                              \
     }                                                                          \
@@ -105,8 +106,8 @@ SKIPLIST_EXTENT_DEFINE(x32k64, struct x32, uint32_t, start, size, 64, 6, 2)
         struct name##_iter it;                                                 \
         T *e;                                                                  \
         size_t n = 0;                                                          \
-        SKIPLIST_FOREACH_OVERLAP (name, (const struct name *)l, it, e, (K_T)a, \
-                                  (K_T)b) {                                    \
+        SKIPLIST_FOREACH_OVERLAP (name, (const struct name *)l, it, e,         \
+                                  (K_T)TC_LO(a, b), (K_T)TC_HI(a, b)) {        \
             if (n < max)                                                       \
                 out[n] = e;                                                    \
             n++;                                                               \
@@ -118,8 +119,8 @@ SKIPLIST_EXTENT_DEFINE(x32k64, struct x32, uint32_t, start, size, 64, 6, 2)
     {                                                                          \
         struct name##_iter it;                                                 \
         size_t n = 0;                                                          \
-        T *e =                                                                 \
-            name##_iter_overlap(&it, (const struct name *)l, (K_T)a, (K_T)b);  \
+        T *e = name##_iter_overlap(&it, (const struct name *)l,                \
+                                   (K_T)TC_LO(a, b), (K_T)TC_HI(a, b));        \
         for (; e; e = name##_iter_next_overlap(&it)) {                         \
             if (n < max)                                                       \
                 out[n] = e;                                                    \
@@ -130,8 +131,9 @@ SKIPLIST_EXTENT_DEFINE(x32k64, struct x32, uint32_t, start, size, 64, 6, 2)
     static int name##_a_hole(void *l, void *e, uint64_t size, uint64_t align,  \
                              uint64_t lo, uint64_t hi, int flags)              \
     {                                                                          \
-        return name##_insert_hole((struct name *)l, (T *)e, (K_T)size,         \
-                                  (K_T)align, (K_T)lo, (K_T)hi, flags);        \
+        ((T *)e)->size = (K_T)size; /* insert_hole takes e's own size */       \
+        return name##_insert_hole((struct name *)l, (T *)e, (K_T)align,        \
+                                  (K_T)lo, (K_T)hi, flags);                    \
     }                                                                          \
     static void *name##_a_first(const void *l)                                 \
     {                                                                          \

@@ -18,10 +18,10 @@ struct task {
     struct skiplist_hook hook;
 };
 #define TASK_KEY(e) ((e)->key)
-SKIPLIST_PQ_DEFINE(pq_lo, struct task, hook, unsigned long, TASK_KEY,
-                   SKIPLIST_CMP_NUM, 1, 1, 1)
-SKIPLIST_PQ_DEFINE(pq_hi, struct task, hook, unsigned long, TASK_KEY,
-                   SKIPLIST_CMP_NUM, 256, 32, 4)
+SKIPLIST_PQ_DEFINE(pq_lo, struct task, unsigned long, TASK_KEY,
+                   SKIPLIST_CMP_NUM, hook, 1, 1, 1)
+SKIPLIST_PQ_DEFINE(pq_hi, struct task, unsigned long, TASK_KEY,
+                   SKIPLIST_CMP_NUM, hook, 256, 32, 4)
 
 struct ext {
     unsigned long start, size;

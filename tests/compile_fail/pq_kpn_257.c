@@ -5,5 +5,5 @@ struct task {
     struct skiplist_hook hook;
 };
 #define TASK_KEY(e) ((e)->key)
-SKIPLIST_PQ_DEFINE(bad, struct task, hook, unsigned long, TASK_KEY,
-                   SKIPLIST_CMP_NUM, 257, 16, 2)
+SKIPLIST_PQ_DEFINE(bad, struct task, unsigned long, TASK_KEY, SKIPLIST_CMP_NUM,
+                   hook, 257, 16, 2)

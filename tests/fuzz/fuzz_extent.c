@@ -67,7 +67,8 @@ struct fx_ops {
     static int N##_f_hole(void *l, struct x16 *e, uint16_t size,               \
                           uint16_t align, uint16_t lo, uint16_t hi, int flags) \
     {                                                                          \
-        return N##_insert_hole((struct N *)l, e, size, align, lo, hi, flags);  \
+        e->size = size; /* insert_hole takes e's own size */                   \
+        return N##_insert_hole((struct N *)l, e, align, lo, hi, flags);        \
     }                                                                          \
     static int N##_f_erase(void *l, struct x16 *e)                             \
     {                                                                          \
@@ -80,7 +81,8 @@ struct fx_ops {
     static int N##_f_first_overlap(const void *l, uint16_t a, uint16_t b,      \
                                    struct x16 **out)                           \
     {                                                                          \
-        return N##_first_overlap((const struct N *)l, a, b, out);              \
+        return N##_first_overlap((const struct N *)l, (uint16_t)TC_LO(a, b),   \
+                                 (uint16_t)TC_HI(a, b), out);                  \
     }                                                                          \
     static size_t N##_f_overlaps(const void *l, uint16_t a, uint16_t b,        \
                                  struct x16 **out, size_t max)                 \
@@ -89,7 +91,8 @@ struct fx_ops {
         struct N##_iter it;                                                    \
         struct x16 *e;                                                         \
         size_t n = 0;                                                          \
-        SKIPLIST_FOREACH_OVERLAP (N, sl, it, e, a, b) {                        \
+        SKIPLIST_FOREACH_OVERLAP (N, sl, it, e, (uint16_t)TC_LO(a, b),         \
+                                  (uint16_t)TC_HI(a, b)) {                     \
             if (n == max)                                                      \
                 break;                                                         \
             out[n++] = e;                                                      \

@@ -26,10 +26,10 @@ struct pq_item {
 
 #define PQ_KEY(e) ((e)->key)
 
-SKIPLIST_PQ_DEFINE(fp_k4, struct pq_item, hook, uint64_t, PQ_KEY,
-                   SKIPLIST_CMP_NUM, 4, 8, 1)
-SKIPLIST_PQ_DEFINE(fp_def, struct pq_item, hook, uint64_t, PQ_KEY,
-                   SKIPLIST_CMP_NUM, SKIPLIST_PQ_DEFAULTS)
+SKIPLIST_PQ_DEFINE(fp_k4, struct pq_item, uint64_t, PQ_KEY, SKIPLIST_CMP_NUM,
+                   hook, 4, 8, 1)
+SKIPLIST_PQ_DEFINE(fp_def, struct pq_item, uint64_t, PQ_KEY, SKIPLIST_CMP_NUM,
+                   hook, SKIPLIST_PQ_DEFAULTS)
 
 struct pq_ops {
     const char *label;
@@ -80,9 +80,14 @@ struct pq_ops {
     {                                                                        \
         return N##_requeue((struct N *)q, e);                                \
     }                                                                        \
+    /* A queue has no erase by key: find, then remove what was found. */     \
     static int N##_f_erase_key(void *q, uint64_t k, struct pq_item **out)    \
     {                                                                        \
-        return N##_erase_key((struct N *)q, k, out);                         \
+        struct pq_item *e = N##_find((const struct N *)q, k);                \
+        if (!e)                                                              \
+            return -ENOENT;                                                  \
+        *out = e;                                                            \
+        return N##_remove((struct N *)q, e);                                 \
     }                                                                        \
     static struct pq_item *N##_f_find(const void *q, uint64_t k)             \
     {                                                                        \
