@@ -71,6 +71,16 @@ extern "C" {
 /* Public configuration and types                                      */
 /* ------------------------------------------------------------------ */
 
+/** Version of this header: MAJOR changes break the API, MINOR add to it,
+ *  PATCH fix it. SKIPLIST_VERSION compares as one number (10203 = 1.2.3). */
+#define SKIPLIST_VERSION_MAJOR 1
+#define SKIPLIST_VERSION_MINOR 0
+#define SKIPLIST_VERSION_PATCH 0
+#define SKIPLIST_VERSION                                             \
+    (SKIPLIST_VERSION_MAJOR * 10000 + SKIPLIST_VERSION_MINOR * 100 + \
+     SKIPLIST_VERSION_PATCH)
+#define SKIPLIST_VERSION_STRING "1.0.0"
+
 /** Default keys per node, max level, level probability shift (p = 1/2).
  *  Chosen from bench/ (see docs/performance.md). */
 #ifndef SKIPLIST_DEFAULT_KPN
@@ -2895,8 +2905,10 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
 
 /* Whether member M of T has type TY (a constant expression). */
 #ifdef __cplusplus
+#define SLX_TYPEOF(x) decltype(x)
 #define SLX_MEMBER_IS(T, M, TY) (std::is_same<decltype(((T *)0)->M), TY>::value)
 #else
+#define SLX_TYPEOF(x) __typeof__(x)
 #define SLX_MEMBER_IS(T, M, TY) \
     __builtin_types_compatible_p(__typeof__(((T *)0)->M), TY)
 #endif
@@ -3339,12 +3351,12 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
     SLX_CHECK_EXTENT(name, T, K_T, START, SIZE);                              \
     static inline SLX_UNUSED K_T SLX_CAT(name, _slx_start)(const T *e)        \
     {                                                                         \
-        return e->START;                                                      \
+        return (K_T)e->START; /* (the type is checked above) */               \
     }                                                                         \
     static inline SLX_UNUSED void SLX_CAT(name, _slx_set_start)(void *e,      \
                                                                 uint64_t v)   \
     {                                                                         \
-        ((T *)e)->START = (K_T)v;                                             \
+        ((T *)e)->START = (SLX_TYPEOF(((T *)e)->START))v;                     \
     }                                                                         \
     static inline SLX_UNUSED uint64_t SLX_CAT(name, _slx_size)(const void *e) \
     {                                                                         \

@@ -9,6 +9,7 @@
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "skiplist.h"
 
@@ -35,6 +36,46 @@ struct ext {
 };
 SKIPLIST_EXTENT_DEFINE(cx_ext, struct ext, uint64_t, start, size,
                        SKIPLIST_DEFAULTS)
+
+/* Keys other than integers: strings (const char * and char *), a struct
+ * with its own comparator, double. */
+struct svc {
+    const char *name;
+    int port;
+};
+#define SVC_NAME(e) ((e)->name)
+SKIPLIST_DEFINE(cx_smap, struct svc, const char *, SVC_NAME, strcmp, 4, 8, 1)
+struct msvc {
+    char *name;
+};
+#define MSVC_NAME(e) ((e)->name)
+SKIPLIST_DEFINE(cx_msmap, struct msvc, char *, MSVC_NAME, strcmp,
+                SKIPLIST_DEFAULTS)
+struct date {
+    uint16_t year;
+    uint8_t month, day;
+};
+static int date_cmp(struct date a, struct date b)
+{
+    if (a.year != b.year)
+        return a.year < b.year ? -1 : 1;
+    if (a.month != b.month)
+        return a.month < b.month ? -1 : 1;
+    return (a.day > b.day) - (a.day < b.day);
+}
+struct event {
+    struct date when;
+    int id;
+};
+#define EVENT_WHEN(e) ((e)->when)
+SKIPLIST_DEFINE(cx_cal, struct event, struct date, EVENT_WHEN, date_cmp, 4, 8,
+                1)
+struct sample {
+    double t;
+};
+#define SAMPLE_T(e) ((e)->t)
+SKIPLIST_DEFINE(cx_ts, struct sample, double, SAMPLE_T, SKIPLIST_CMP_NUM,
+                SKIPLIST_DEFAULTS)
 
 #define EXPECT(cond)                                                        \
     do {                                                                    \
@@ -142,9 +183,61 @@ static int use_extent(void)
     return 0;
 }
 
+static int use_keys(void)
+{
+    static const char *names[] = {"ssh", "http", "dns", "ntp", "ftp"};
+    struct svc v[5];
+    struct cx_smap m;
+    char buf[8];
+    EXPECT(cx_smap_init(&m, NULL, 5) == 0);
+    for (int i = 0; i < 5; i++) {
+        v[i].name = names[i];
+        v[i].port = i;
+        EXPECT(cx_smap_insert(&m, &v[i], NULL) == 0);
+    }
+    strcpy(buf, "ntp");
+    EXPECT(cx_smap_find(&m, buf) == &v[3]);
+    EXPECT(strcmp(cx_smap_first(&m)->name, "dns") == 0);
+    EXPECT(cx_smap_check(&m, NULL, 0) == 0);
+    cx_smap_destroy(&m, NULL, NULL);
+
+    struct msvc w = {buf};
+    struct cx_msmap mm;
+    EXPECT(cx_msmap_init(&mm, NULL, 6) == 0);
+    EXPECT(cx_msmap_insert(&mm, &w, NULL) == 0);
+    EXPECT(cx_msmap_find(&mm, buf) == &w);
+    cx_msmap_destroy(&mm, NULL, NULL);
+
+    struct event ev[3];
+    struct cx_cal c;
+    EXPECT(cx_cal_init(&c, NULL, 7) == 0);
+    for (int i = 0; i < 3; i++) {
+        ev[i].when.year = (uint16_t)(2026 - i);
+        ev[i].when.month = 12;
+        ev[i].when.day = 4;
+        ev[i].id = i;
+        EXPECT(cx_cal_insert(&c, &ev[i], NULL) == 0);
+    }
+    EXPECT(cx_cal_first(&c) == &ev[2] && cx_cal_last(&c) == &ev[0]);
+    EXPECT(cx_cal_find(&c, ev[1].when) == &ev[1]);
+    cx_cal_destroy(&c, NULL, NULL);
+
+    struct sample s[3];
+    struct cx_ts t;
+    EXPECT(cx_ts_init(&t, NULL, 8) == 0);
+    for (int i = 0; i < 3; i++) {
+        s[i].t = 1.5 - i;
+        EXPECT(cx_ts_insert(&t, &s[i], NULL) == 0);
+    }
+    EXPECT(cx_ts_lower_bound(&t, 0.0) == &s[1]); /* 0.5 */
+    EXPECT(cx_ts_floor(&t, 0.0) == &s[2]);       /* -0.5 */
+    cx_ts_destroy(&t, NULL, NULL);
+    return 0;
+}
+
 int main(void)
 {
-    if (use_map() || use_pq() || use_extent())
+    if (use_map() || use_pq() || use_extent() || use_keys())
         return 1;
     printf("cxx_compile: ok\n");
     return 0;

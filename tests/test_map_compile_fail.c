@@ -1,8 +1,11 @@
 /*
  * Must-fail-to-compile tests: a bad configuration (keys per node, max
- * level or level probability out of range) must stop the build with a
- * message that names the parameter, not with a cascade of unrelated
- * errors or, worse, a build that succeeds. The compiler ($CC at run time,
+ * level or level probability out of range) or a natural mistake in the
+ * macro arguments (the queue's hook in the old place or of the wrong
+ * type, a member name where the key accessor goes, extent members of the
+ * wrong type) must stop the build with one message that names the
+ * parameter, not with a cascade of unrelated errors or, worse, a build
+ * that succeeds. The compiler ($CC at run time,
  * else the one that built this binary, else cc) is run on the small files
  * in tests/compile_fail/; ok.c is the positive control, which must build
  * cleanly under the project's strict warning flags.
@@ -11,6 +14,7 @@
 
 #include <criterion/criterion.h>
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +77,74 @@ static void must_fail(const char *file, const char *flags, const char *needle)
     /* Informational: how much noise one mistake makes. */
     fprintf(stderr, "compile_fail %s (%s): %zu error line(s), names \"%s\"\n",
             file, compiler(), count_errors(out), needle);
+}
+
+/* The natural mistakes: exactly one error, naming the parameter (any of
+ * the needles: compilers word the same diagnosis differently). */
+static void must_fail_n(const char *file, const char *const *needles,
+                        size_t errors)
+{
+    static char out[1 << 16];
+    int rc = compile(file, STRICT, out, sizeof(out));
+    cr_assert_neq(rc, 0, "%s compiled, but its arguments are wrong", file);
+    bool named = false;
+    for (const char *const *n = needles; *n; n++)
+        named = named || strstr(out, *n) != NULL;
+    cr_assert(named,
+              "%s: the diagnostics do not name the parameter (\"%s\"):\n%s",
+              file, needles[0], out);
+    cr_assert_eq(count_errors(out), errors, "%s: %zu errors, want %zu:\n%s",
+                 file, count_errors(out), errors, out);
+}
+
+static void must_fail_once(const char *file, const char *const *needles)
+{
+    must_fail_n(file, needles, 1);
+}
+
+Test(map_compile_fail, pq_hook_in_the_old_place)
+{
+    const char *n[] = {"HOOK member comes after the comparator", NULL};
+    must_fail_once("pq_hook_old_order.c", n);
+}
+
+Test(map_compile_fail, pq_hook_of_the_wrong_type)
+{
+    const char *n[] = {"HOOK must name the member of T of type struct "
+                       "skiplist_hook",
+                       NULL};
+    must_fail_once("pq_hook_wrong_type.c", n);
+}
+
+/* gcc quotes the header line, whose comment names KEY_OF; clang points
+ * at the argument in the user's SKIPLIST_DEFINE line. Under -Wconversion
+ * the undeclared function's int result adds a second error (its
+ * conversion to K_T): C leaves no way to tell a member name from an
+ * accessor before the call is compiled. */
+Test(map_compile_fail, member_name_for_the_key_accessor)
+{
+    const char *n[] = {"KEY_OF", "function 'key'", "function \xe2\x80\x98key",
+                       NULL};
+    must_fail_n("key_of_member_name.c", n, 2);
+}
+
+Test(map_compile_fail, extent_size_of_the_wrong_type)
+{
+    const char *n[] = {"SIZE must name a member of T of type K_T", NULL};
+    must_fail_once("extent_size_wrong_type.c", n);
+}
+
+Test(map_compile_fail, extent_start_of_the_wrong_type)
+{
+    const char *n[] = {"START must name a member of T of type K_T", NULL};
+    must_fail_once("extent_start_wrong_type.c", n);
+}
+
+Test(map_compile_fail, extent_signed_key_type)
+{
+    const char *n[] = {"extent key type (K_T) must be an unsigned integer",
+                       NULL};
+    must_fail_once("extent_signed_key.c", n);
 }
 
 Test(map_compile_fail, positive_control_compiles)
