@@ -45,6 +45,40 @@
  *
  * Error model: errors are negative errno values; on any error the list is
  * exactly as before the call (allocation happens before any link changes).
+ *
+ * Map of this file, top to bottom: version and public types; engine
+ * internals by layer (leaf layout and hooks, allocation, init / destroy,
+ * search, link maintenance, extent gap summaries, slot primitives, queue
+ * windows and tombstones, insert, remove, queue fast paths and entry
+ * points, iteration, extent face, invariant check); the "Generated API"
+ * reference; the instantiation macros. Each public operation and the
+ * functions that do it (-> calls, | or):
+ *   name_find            slx_find -> slx_bound -> slx_descend, slx_leaf_search
+ *   name_lower_bound     slx_bound_elem -> slx_bound   (upper_bound too)
+ *   name_floor, _below   slx_floor
+ *   name_insert          slx_insert_unique -> slx_insert_slot -> slx_place
+ *                        | slx_insert_at -> slx_shift_room | slx_split
+ *   name_insert_multi    slx_insert_multi -> slx_insert_slot
+ *   name_erase, _remove  slx_remove_small (queue, inline) | name_slx_erase_slow
+ *                        -> slx_erase -> slx_locate, slx_remove_at
+ *                        -> slx_take_at -> slx_rebalance
+ *   name_erase_key       slx_erase_key -> slx_bound, slx_remove_at
+ *   name_pop_first/last  slx_pop_first / slx_pop_last -> slx_take_at
+ *   name_push            slx_push_refused, slx_push_edge (inline)
+ *                        | name_slx_push_slow -> slx_push_slow
+ *                        -> slx_push_small | slx_insert_multi
+ *   name_pop             slx_pop_edge (inline) | name_slx_pop_slow
+ *                        -> slx_pop_first
+ *   name_requeue         slx_requeue -> slx_locate, slx_remove_at,
+ *                        slx_insert_multi
+ *   extent name_insert   slx_ext_insert_elem -> slx_ext_insert -> slx_insert_at
+ *   name_lookup          slx_ext_lookup_elem -> slx_ext_lookup
+ *   name_first_overlap   slx_ext_overlap -> slx_ext_first_overlap
+ *   name_insert_hole     slx_ext_insert_hole -> slx_hole_span
+ *                        -> slx_hole_in_leaf, slx_fit; slx_ext_insert
+ *   name_iter_*          slx_iter_* (overlap: slx_ext_iter_overlap, _next_)
+ *   name_check           slx_check
+ *   name_init / _clear / _destroy   slx_init / slx_clear / slx_destroy
  */
 #ifndef SKIPLIST_H
 #define SKIPLIST_H
@@ -94,10 +128,9 @@ extern "C" {
 #endif
 #define SKIPLIST_DEFAULTS \
     SKIPLIST_DEFAULT_KPN, SKIPLIST_DEFAULT_MAXLVL, SKIPLIST_DEFAULT_PSHIFT
-/** The priority-queue face's tuning (pq suite, docs/performance.md): the
- *  default leaves with p = 1/4, since a queue's pushes land anywhere but
- *  its pops take the front, and fewer levels mean a shorter descent
- *  (hold at 256 and 1024 queued about 5% faster than p = 1/2). */
+/** The priority-queue face's tuning: the default leaves with p = 1/4,
+ *  since a queue's pushes land anywhere but its pops take the front, and
+ *  fewer levels mean a shorter descent (pq suite, docs/performance.md). */
 #define SKIPLIST_PQ_DEFAULTS SKIPLIST_DEFAULT_KPN, SKIPLIST_DEFAULT_MAXLVL, 2
 
 /** Three-way comparison usable for any arithmetic key type. Instances
@@ -153,8 +186,8 @@ static inline void skiplist_hook_init(struct skiplist_hook *h)
 #define SLX_PRINTF(f, a) __attribute__((format(printf, f, a)))
 
 /* Big lists take their slabs from 2 MiB chunks advised as transparent huge
- * pages: a random search then costs far fewer TLB misses (map suite, 1e6:
- * find_rand about 18% faster). Linux, C11 or C++17 (aligned_alloc); define
+ * pages: a random search then costs far fewer TLB misses (figures in
+ * docs/performance.md). Linux, C11 or C++17 (aligned_alloc); define
  * SKIPLIST_NO_HUGEPAGES to opt out. (madvise is declared here because strict
  * ISO C modes hide it in <sys/mman.h>; the declaration matches glibc's.) */
 #if defined(__cplusplus)
@@ -295,56 +328,70 @@ struct slx_type {
     uint64_t (*size_of)(const void *elem);         /* extent face */
 };
 
+/* The face predicates. Both fold to constants in force-inlined code, so
+ * what a face does not use costs nothing; a reader can skip the branches
+ * of the faces they do not care about. */
+SLX_HOT bool slx_is_queue(const struct slx_type *ty)
+{
+    return ty->hook_off >= 0; /* elements embed a struct skiplist_hook */
+}
+
+SLX_HOT bool slx_is_extent(const struct slx_type *ty)
+{
+    return ty->extent != 0; /* leaves keep lasts[] and gap summaries */
+}
+
 #define SLX_ROUND8(x) (((x) + 7u) & ~(size_t)7u)
 /* Largest key type (a compile-time check per instance), so the engine can
  * copy a key into a stack buffer without a fallback. */
 #define SLX_KEY_MAX 64
 
-/* --- leaf layout --------------------------------------------------- */
+/* --- leaf layout and hooks ----------------------------------------- */
 
-SLX_HOT unsigned char *slx_link(const struct slx_type *T,
+SLX_HOT unsigned char *slx_link(const struct slx_type *ty,
                                 const struct slx_leaf *x, unsigned l)
 {
-    return (unsigned char *)(uintptr_t)x - (size_t)(l + 1u) * T->link_size;
+    return (unsigned char *)(uintptr_t)x - (size_t)(l + 1u) * ty->link_size;
 }
 
-SLX_HOT struct slx_leaf *slx_next(const struct slx_type *T,
+SLX_HOT struct slx_leaf *slx_next(const struct slx_type *ty,
                                   const struct slx_leaf *x, unsigned l)
 {
-    return ((struct slx_linkhdr *)(void *)slx_link(T, x, l))->next;
+    return ((struct slx_linkhdr *)(void *)slx_link(ty, x, l))->next;
 }
 
-SLX_HOT struct slx_leaf *slx_prev(const struct slx_type *T,
+SLX_HOT struct slx_leaf *slx_prev(const struct slx_type *ty,
                                   const struct slx_leaf *x, unsigned l)
 {
-    return ((struct slx_linkhdr *)(void *)slx_link(T, x, l))->prev;
+    return ((struct slx_linkhdr *)(void *)slx_link(ty, x, l))->prev;
 }
 
-SLX_HOT void slx_set_next(const struct slx_type *T, struct slx_leaf *x,
+SLX_HOT void slx_set_next(const struct slx_type *ty, struct slx_leaf *x,
                           unsigned l, struct slx_leaf *v)
 {
-    ((struct slx_linkhdr *)(void *)slx_link(T, x, l))->next = v;
+    ((struct slx_linkhdr *)(void *)slx_link(ty, x, l))->next = v;
 }
 
-SLX_HOT void slx_set_prev(const struct slx_type *T, struct slx_leaf *x,
+SLX_HOT void slx_set_prev(const struct slx_type *ty, struct slx_leaf *x,
                           unsigned l, struct slx_leaf *v)
 {
-    ((struct slx_linkhdr *)(void *)slx_link(T, x, l))->prev = v;
+    ((struct slx_linkhdr *)(void *)slx_link(ty, x, l))->prev = v;
 }
 
 /* Cached first key of the next leaf at level l. */
-SLX_HOT unsigned char *slx_nmin(const struct slx_type *T,
+SLX_HOT unsigned char *slx_nmin(const struct slx_type *ty,
                                 const struct slx_leaf *x, unsigned l)
 {
-    return slx_link(T, x, l) + sizeof(struct slx_linkhdr);
+    return slx_link(ty, x, l) + sizeof(struct slx_linkhdr);
 }
 
 /* Extent face: largest free gap in the span of link l. */
-SLX_HOT uint64_t *slx_gap(const struct slx_type *T, const struct slx_leaf *x,
+SLX_HOT uint64_t *slx_gap(const struct slx_type *ty, const struct slx_leaf *x,
                           unsigned l)
 {
-    return (uint64_t *)(void *)(slx_link(T, x, l) + sizeof(struct slx_linkhdr) +
-                                SLX_ROUND8(T->ks));
+    return (uint64_t *)(void *)(slx_link(ty, x, l) +
+                                sizeof(struct slx_linkhdr) +
+                                SLX_ROUND8(ty->ks));
 }
 
 /* Priority-queue leaves hold their slots in a window [off, off + n) of
@@ -353,83 +400,83 @@ SLX_HOT uint64_t *slx_gap(const struct slx_type *T, const struct slx_leaf *x,
  * keep off at 0, a constant the compiler folds away. Every slot index in
  * the engine is logical, relative to off; only slx_keys/slx_ptrs and
  * slx_compact see physical slots. */
-SLX_HOT unsigned slx_off(const struct slx_type *T, const struct slx_leaf *x)
+SLX_HOT unsigned slx_off(const struct slx_type *ty, const struct slx_leaf *x)
 {
-    return T->hook_off >= 0 ? x->off : 0u;
+    return slx_is_queue(ty) ? x->off : 0u;
 }
 
 /* Physical slot arrays: keys[kpn], ptrs[kpn] (and lasts[kpn] for extents)
  * right after the header. */
-SLX_HOT unsigned char *slx_keys0(const struct slx_type *T,
+SLX_HOT unsigned char *slx_keys0(const struct slx_type *ty,
                                  const struct slx_leaf *x)
 {
-    (void)T;
+    (void)ty;
     return (unsigned char *)(uintptr_t)x + sizeof(struct slx_leaf);
 }
 
-SLX_HOT void **slx_ptrs0(const struct slx_type *T, const struct slx_leaf *x)
+SLX_HOT void **slx_ptrs0(const struct slx_type *ty, const struct slx_leaf *x)
 {
-    return (void **)(void *)(slx_keys0(T, x) + T->keys_bytes);
+    return (void **)(void *)(slx_keys0(ty, x) + ty->keys_bytes);
 }
 
 /* Logical slot 0 onwards. */
-SLX_HOT unsigned char *slx_keys(const struct slx_type *T,
+SLX_HOT unsigned char *slx_keys(const struct slx_type *ty,
                                 const struct slx_leaf *x)
 {
-    return slx_keys0(T, x) + (size_t)slx_off(T, x) * T->ks;
+    return slx_keys0(ty, x) + (size_t)slx_off(ty, x) * ty->ks;
 }
 
-SLX_HOT unsigned char *slx_key(const struct slx_type *T,
+SLX_HOT unsigned char *slx_key(const struct slx_type *ty,
                                const struct slx_leaf *x, unsigned i)
 {
-    return slx_keys(T, x) + (size_t)i * T->ks;
+    return slx_keys(ty, x) + (size_t)i * ty->ks;
 }
 
-SLX_HOT void **slx_ptrs(const struct slx_type *T, const struct slx_leaf *x)
+SLX_HOT void **slx_ptrs(const struct slx_type *ty, const struct slx_leaf *x)
 {
-    return slx_ptrs0(T, x) + slx_off(T, x);
+    return slx_ptrs0(ty, x) + slx_off(ty, x);
 }
 
 /* Extent face: inclusive last key of each slot. */
-SLX_HOT unsigned char *slx_lasts(const struct slx_type *T,
+SLX_HOT unsigned char *slx_lasts(const struct slx_type *ty,
                                  const struct slx_leaf *x)
 {
-    return (unsigned char *)(slx_ptrs0(T, x) + T->kpn);
+    return (unsigned char *)(slx_ptrs0(ty, x) + ty->kpn);
 }
 
-SLX_HOT size_t slx_leaf_size(const struct slx_type *T, unsigned level)
+SLX_HOT size_t slx_leaf_size(const struct slx_type *ty, unsigned level)
 {
-    size_t sz = sizeof(struct slx_leaf) + (size_t)level * T->link_size +
-                T->keys_bytes + (size_t)T->kpn * sizeof(void *);
-    if (T->extent)
-        sz += SLX_ROUND8((size_t)T->kpn * T->ks);
+    size_t sz = sizeof(struct slx_leaf) + (size_t)level * ty->link_size +
+                ty->keys_bytes + (size_t)ty->kpn * sizeof(void *);
+    if (slx_is_extent(ty))
+        sz += SLX_ROUND8((size_t)ty->kpn * ty->ks);
     return sz;
 }
 
 /* A leaf's memory block starts at its highest link; the header sits
  * level links in. */
-SLX_HOT void *slx_block(const struct slx_type *T, const struct slx_leaf *x)
+SLX_HOT void *slx_block(const struct slx_type *ty, const struct slx_leaf *x)
 {
-    return (unsigned char *)(uintptr_t)x - (size_t)x->level * T->link_size;
+    return (unsigned char *)(uintptr_t)x - (size_t)x->level * ty->link_size;
 }
 
-SLX_HOT struct slx_leaf *slx_leaf_in(const struct slx_type *T, void *block,
+SLX_HOT struct slx_leaf *slx_leaf_in(const struct slx_type *ty, void *block,
                                      unsigned level)
 {
     return (struct slx_leaf *)(void *)((unsigned char *)block +
-                                       (size_t)level * T->link_size);
+                                       (size_t)level * ty->link_size);
 }
 
 /* The head: max_level links and a header, no slots. */
-SLX_HOT size_t slx_head_size(const struct slx_type *T)
+SLX_HOT size_t slx_head_size(const struct slx_type *ty)
 {
-    return sizeof(struct slx_leaf) + T->max_level * T->link_size;
+    return sizeof(struct slx_leaf) + ty->max_level * ty->link_size;
 }
 
 /* Unsigned integer keys of the extent face, widened to 64 bits. */
-SLX_HOT uint64_t slx_load_u(const struct slx_type *T, const void *p)
+SLX_HOT uint64_t slx_load_u(const struct slx_type *ty, const void *p)
 {
-    switch (T->ks) {
+    switch (ty->ks) {
     case 1:
         return *(const uint8_t *)p;
     case 2: {
@@ -450,9 +497,9 @@ SLX_HOT uint64_t slx_load_u(const struct slx_type *T, const void *p)
     }
 }
 
-SLX_HOT void slx_store_u(const struct slx_type *T, void *p, uint64_t v)
+SLX_HOT void slx_store_u(const struct slx_type *ty, void *p, uint64_t v)
 {
-    switch (T->ks) {
+    switch (ty->ks) {
     case 1: {
         uint8_t w = (uint8_t)v;
         memcpy(p, &w, 1);
@@ -476,45 +523,46 @@ SLX_HOT void slx_store_u(const struct slx_type *T, void *p, uint64_t v)
 
 /* The element's hook. (Elements are the caller's and writable; the const
  * only lets read-only paths such as check() ask too.) */
-SLX_HOT struct skiplist_hook *slx_hook(const struct slx_type *T,
+SLX_HOT struct skiplist_hook *slx_hook(const struct slx_type *ty,
                                        const void *elem)
 {
     return (struct skiplist_hook *)(uintptr_t)((const unsigned char *)elem +
-                                               T->hook_off);
+                                               ty->hook_off);
 }
 
 /* The element now sits in leaf (it was placed or moved there). */
-SLX_HOT void slx_set_hook(const struct slx_type *T, void *elem,
+SLX_HOT void slx_set_hook(const struct slx_type *ty, void *elem,
                           struct slx_leaf *leaf)
 {
-    if (T->hook_off >= 0)
-        slx_hook(T, elem)->leaf = leaf;
+    if (slx_is_queue(ty))
+        slx_hook(ty, elem)->leaf = leaf;
 }
 
 /* The element left its list. Only the leaf is cleared: every reader of
  * the list field asks for a leaf first. (Clearing both let the compiler
  * merge them into one 16-byte vector store, which the next push's 8-byte
  * load of the leaf could not always take from the store buffer.) */
-SLX_HOT void slx_unhook(const struct slx_type *T, void *elem)
+SLX_HOT void slx_unhook(const struct slx_type *ty, void *elem)
 {
-    if (T->hook_off >= 0)
-        slx_hook(T, elem)->leaf = NULL;
+    if (slx_is_queue(ty))
+        slx_hook(ty, elem)->leaf = NULL;
 }
 
 /* Bookkeeping of an element just placed in L: the count, the stamp and,
  * with a hook, the owning list. */
-SLX_HOT void slx_added(const struct slx_type *T, struct slx_list *L, void *elem)
+SLX_HOT void slx_added(const struct slx_type *ty, struct slx_list *L,
+                       void *elem)
 {
-    if (T->hook_off >= 0)
-        slx_hook(T, elem)->list = L;
+    if (slx_is_queue(ty))
+        slx_hook(ty, elem)->list = L;
     L->count++;
     L->stamp++;
 }
 
-SLX_HOT struct slx_leaf *slx_get_hook(const struct slx_type *T,
+SLX_HOT struct slx_leaf *slx_get_hook(const struct slx_type *ty,
                                       const void *elem)
 {
-    return (struct slx_leaf *)slx_hook(T, elem)->leaf;
+    return (struct slx_leaf *)slx_hook(ty, elem)->leaf;
 }
 
 /* --- allocation ---------------------------------------------------- */
@@ -593,10 +641,10 @@ SLX_COLD void slx_pool_release(struct slx_list *L)
     memset(&L->pool, 0, sizeof(L->pool));
 }
 
-SLX_COLD struct slx_leaf *slx_alloc_leaf(const struct slx_type *T,
+SLX_COLD struct slx_leaf *slx_alloc_leaf(const struct slx_type *ty,
                                          struct slx_list *L, unsigned level)
 {
-    size_t size = slx_leaf_size(T, level);
+    size_t size = slx_leaf_size(ty, level);
     struct slx_leaf *x;
     if (L->spare) { /* keeps its own (random) level */
         x = L->spare;
@@ -615,7 +663,7 @@ SLX_COLD struct slx_leaf *slx_alloc_leaf(const struct slx_type *T,
     }
     if (!b)
         return NULL;
-    x = slx_leaf_in(T, b, level);
+    x = slx_leaf_in(ty, b, level);
     x->n = 0;
     x->level = (uint8_t)level;
     x->unused = 0;
@@ -625,12 +673,12 @@ SLX_COLD struct slx_leaf *slx_alloc_leaf(const struct slx_type *T,
     return x;
 }
 
-SLX_COLD void slx_free_leaf(const struct slx_type *T, struct slx_list *L,
+SLX_COLD void slx_free_leaf(const struct slx_type *ty, struct slx_list *L,
                             struct slx_leaf *x)
 {
     unsigned level = x->level;
-    size_t size = slx_leaf_size(T, level);
-    void *b = slx_block(T, x);
+    size_t size = slx_leaf_size(ty, level);
+    void *b = slx_block(ty, x);
     if (L->default_alloc) {
         *(void **)b = L->pool.free_list[level - 1];
         L->pool.free_list[level - 1] = b;
@@ -654,22 +702,23 @@ SLX_HOT uint64_t slx_rand(struct slx_list *L)
 /* Random level for a new leaf: geometric with p = 1/2^pshift, capped at
  * one above the current top (Pugh's "fix the dice": the level a list of
  * this size needs) and at max_level. */
-SLX_COLD unsigned slx_random_level(const struct slx_type *T, struct slx_list *L)
+SLX_COLD unsigned slx_random_level(const struct slx_type *ty,
+                                   struct slx_list *L)
 {
-    unsigned cap = L->top + 1 < T->max_level ? L->top + 1 : T->max_level;
+    unsigned cap = L->top + 1 < ty->max_level ? L->top + 1 : ty->max_level;
     unsigned level = 1;
-    uint64_t mask = (1u << T->pshift) - 1;
+    uint64_t mask = (1u << ty->pshift) - 1;
     uint64_t r = slx_rand(L);
     unsigned bits = 64;
     while (level < cap) {
-        if (bits < T->pshift) {
+        if (bits < ty->pshift) {
             r = slx_rand(L);
             bits = 64;
         }
         if (r & mask)
             break;
-        r >>= T->pshift;
-        bits -= T->pshift;
+        r >>= ty->pshift;
+        bits -= ty->pshift;
         level++;
     }
     return level;
@@ -677,7 +726,7 @@ SLX_COLD unsigned slx_random_level(const struct slx_type *T, struct slx_list *L)
 
 /* --- init / destroy ------------------------------------------------ */
 
-SLX_COLD int slx_init(const struct slx_type *T, struct slx_list *L,
+SLX_COLD int slx_init(const struct slx_type *ty, struct slx_list *L,
                       const struct skiplist_allocator *a, uint64_t seed)
 {
     memset(L, 0, sizeof(*L));
@@ -690,18 +739,18 @@ SLX_COLD int slx_init(const struct slx_type *T, struct slx_list *L,
     L->rng = (seed ^ 0x9E3779B97F4A7C15ull) * 0xBF58476D1CE4E5B9ull;
     if (!L->rng)
         L->rng = 1;
-    size_t hsize = slx_head_size(T);
+    size_t hsize = slx_head_size(ty);
     void *b = L->default_alloc
                   ? malloc(hsize)
-                  : L->alloc.alloc(L->alloc.ctx, hsize, T->max_level - 1);
+                  : L->alloc.alloc(L->alloc.ctx, hsize, ty->max_level - 1);
     if (!b)
         return -ENOMEM;
     memset(b, 0, hsize);
-    struct slx_leaf *h = slx_leaf_in(T, b, T->max_level);
-    h->level = (uint8_t)T->max_level;
-    for (unsigned l = 0; l < T->max_level; l++) {
-        slx_set_next(T, h, l, h);
-        slx_set_prev(T, h, l, h);
+    struct slx_leaf *h = slx_leaf_in(ty, b, ty->max_level);
+    h->level = (uint8_t)ty->max_level;
+    for (unsigned l = 0; l < ty->max_level; l++) {
+        slx_set_next(ty, h, l, h);
+        slx_set_prev(ty, h, l, h);
     }
     L->head = h;
     L->bytes = hsize;
@@ -710,40 +759,40 @@ SLX_COLD int slx_init(const struct slx_type *T, struct slx_list *L,
 
 /* Calls fn on every element in order, frees every leaf; the list is
  * left empty but usable (the head stays). */
-SLX_COLD void slx_clear(const struct slx_type *T, struct slx_list *L,
+SLX_COLD void slx_clear(const struct slx_type *ty, struct slx_list *L,
                         void (*fn)(void *, void *), void *arg)
 {
     struct slx_leaf *h = L->head;
-    struct slx_leaf *x = slx_next(T, h, 0);
+    struct slx_leaf *x = slx_next(ty, h, 0);
     while (x != h) {
-        struct slx_leaf *nx = slx_next(T, x, 0);
-        void **p = slx_ptrs(T, x);
+        struct slx_leaf *nx = slx_next(ty, x, 0);
+        void **p = slx_ptrs(ty, x);
         for (unsigned i = 0; i < x->n; i++) {
             if (!p[i])
                 continue; /* a tombstone */
-            slx_unhook(T, p[i]);
+            slx_unhook(ty, p[i]);
             if (fn)
                 fn(p[i], arg);
         }
         if (!L->default_alloc)
-            slx_free_leaf(T, L, x);
+            slx_free_leaf(ty, L, x);
         x = nx;
     }
     if (L->spare) {
         struct slx_leaf *sp = L->spare;
         L->spare = NULL;
         if (!L->default_alloc)
-            slx_free_leaf(T, L, sp);
+            slx_free_leaf(ty, L, sp);
     }
     if (L->default_alloc) {
         slx_pool_release(L);
-        L->bytes = slx_head_size(T);
+        L->bytes = slx_head_size(ty);
     }
-    for (unsigned l = 0; l < T->max_level; l++) {
-        slx_set_next(T, h, l, h);
-        slx_set_prev(T, h, l, h);
-        if (T->extent)
-            slx_gap(T, h, l)[0] = slx_gap(T, h, l)[1] = 0;
+    for (unsigned l = 0; l < ty->max_level; l++) {
+        slx_set_next(ty, h, l, h);
+        slx_set_prev(ty, h, l, h);
+        if (slx_is_extent(ty))
+            slx_gap(ty, h, l)[0] = slx_gap(ty, h, l)[1] = 0;
     }
     L->count = 0;
     L->nleaves = 0;
@@ -751,17 +800,17 @@ SLX_COLD void slx_clear(const struct slx_type *T, struct slx_list *L,
     L->stamp++;
 }
 
-SLX_COLD void slx_destroy(const struct slx_type *T, struct slx_list *L,
+SLX_COLD void slx_destroy(const struct slx_type *ty, struct slx_list *L,
                           void (*fn)(void *, void *), void *arg)
 {
     if (!L->head)
         return;
-    slx_clear(T, L, fn, arg);
+    slx_clear(ty, L, fn, arg);
     if (L->default_alloc)
-        free(slx_block(T, L->head));
+        free(slx_block(ty, L->head));
     else
-        L->alloc.free(L->alloc.ctx, slx_block(T, L->head), slx_head_size(T),
-                      T->max_level - 1);
+        L->alloc.free(L->alloc.ctx, slx_block(ty, L->head), slx_head_size(ty),
+                      ty->max_level - 1);
     L->head = NULL;
     L->bytes = 0;
 }
@@ -769,23 +818,23 @@ SLX_COLD void slx_destroy(const struct slx_type *T, struct slx_list *L,
 /* --- search -------------------------------------------------------- */
 
 /* a goes before key: a < key (strict) or a <= key (!strict). */
-SLX_HOT int slx_before(const struct slx_type *T, const void *a, const void *key,
-                       int strict)
+SLX_HOT int slx_before(const struct slx_type *ty, const void *a,
+                       const void *key, int strict)
 {
-    return strict ? T->less(a, key) : !T->less(key, a);
+    return strict ? ty->less(a, key) : !ty->less(key, a);
 }
 
 /* Last leaf whose first key is < key (strict) or <= key (!strict); the
  * head when there is none. Each step reads the cached first key in the
  * current leaf's link, so the next leaf is only touched when entered. */
-SLX_HOT struct slx_leaf *slx_descend(const struct slx_type *T,
+SLX_HOT struct slx_leaf *slx_descend(const struct slx_type *ty,
                                      const struct slx_list *L, const void *key,
                                      int strict)
 {
     struct slx_leaf *x = L->head;
-    if (T->hook_off >= 0 && L->nleaves == 1) { /* see slx_sole_queue_leaf */
-        struct slx_leaf *f = slx_next(T, x, 0);
-        return f->n > 0 && slx_before(T, slx_keys(T, f), key, strict) ? f : x;
+    if (slx_is_queue(ty) && L->nleaves == 1) { /* see slx_sole_queue_leaf */
+        struct slx_leaf *f = slx_next(ty, x, 0);
+        return f->n > 0 && slx_before(ty, slx_keys(ty, f), key, strict) ? f : x;
     }
     /* A leaf found past key on one level is past it on every level below:
      * reaching it again ends the level without a compare. The head (the
@@ -796,19 +845,19 @@ SLX_HOT struct slx_leaf *slx_descend(const struct slx_type *T,
         return x;
     /* lk is x's link on level l: stepping down is one addition, and a
      * step right recomputes it for the new leaf only. */
-    const size_t ls = T->link_size;
-    const unsigned char *lk = slx_link(T, x, --l);
+    const size_t ls = ty->link_size;
+    const unsigned char *lk = slx_link(ty, x, --l);
     for (;;) {
         for (;;) {
             struct slx_leaf *nx = ((const struct slx_linkhdr *)lk)->next;
             if (nx == stop)
                 break;
-            if (!slx_before(T, lk + sizeof(struct slx_linkhdr), key, strict)) {
+            if (!slx_before(ty, lk + sizeof(struct slx_linkhdr), key, strict)) {
                 stop = nx;
                 break;
             }
             x = nx;
-            lk = slx_link(T, x, l);
+            lk = slx_link(ty, x, l);
         }
         if (l == 0)
             return x;
@@ -816,24 +865,24 @@ SLX_HOT struct slx_leaf *slx_descend(const struct slx_type *T,
         lk += ls;
         /* Going down: the next step on this level loads the next leaf's
          * link; start the load now. */
-        SLX_PREFETCH(slx_link(T, ((const struct slx_linkhdr *)lk)->next, l));
+        SLX_PREFETCH(slx_link(ty, ((const struct slx_linkhdr *)lk)->next, l));
     }
 }
 
 /* Start loading every line of x's keys and element pointers in use at
  * once: a binary search would otherwise take one dependent miss per probe.
  * Only the slots in use: small queues should not drag whole leaves in. */
-SLX_HOT void slx_prefetch_slots(const struct slx_type *T,
+SLX_HOT void slx_prefetch_slots(const struct slx_type *ty,
                                 const struct slx_leaf *x)
 {
-    const unsigned char *k = slx_keys(T, x);
-    const unsigned char *p = (const unsigned char *)slx_ptrs(T, x);
+    const unsigned char *k = slx_keys(ty, x);
+    const unsigned char *p = (const unsigned char *)slx_ptrs(ty, x);
     SLX_PREFETCH(k);
     SLX_PREFETCH(p);
-    size_t kb = (size_t)x->n * T->ks;
+    size_t kb = (size_t)x->n * ty->ks;
     /* A small leaf is one line each and likely hot; a queue's leaves are
      * hot by use (every push lands near where the last ones did). */
-    if (kb <= 64 || T->hook_off >= 0)
+    if (kb <= 64 || slx_is_queue(ty))
         return;
     for (size_t off = 64; off < kb; off += 64)
         SLX_PREFETCH(k + off);
@@ -843,13 +892,13 @@ SLX_HOT void slx_prefetch_slots(const struct slx_type *T,
 }
 
 /* Keys in k[lo, hi) before key: independent compares, no chain. */
-SLX_HOT unsigned slx_count_before(const struct slx_type *T,
+SLX_HOT unsigned slx_count_before(const struct slx_type *ty,
                                   const unsigned char *k, unsigned lo,
                                   unsigned hi, const void *key, int strict)
 {
     unsigned cnt = 0;
     for (unsigned j = lo; j < hi; j++)
-        cnt += slx_before(T, k + (size_t)j * T->ks, key, strict) ? 1u : 0u;
+        cnt += slx_before(ty, k + (size_t)j * ty->ks, key, strict) ? 1u : 0u;
     return cnt;
 }
 
@@ -861,41 +910,41 @@ SLX_HOT unsigned slx_count_before(const struct slx_type *T,
  * the one group the answer falls in. Two rounds of independent compares:
  * every line of keys is requested at once, where a bisection waits for one
  * load per probe (and a queue's leaves are often in L2, not L1). */
-SLX_HOT unsigned slx_leaf_count(const struct slx_type *T,
+SLX_HOT unsigned slx_leaf_count(const struct slx_type *ty,
                                 const unsigned char *k, unsigned n,
                                 const void *key, int strict)
 {
-    const size_t gs = (size_t)SLX_GROUP * T->ks;
+    const size_t gs = (size_t)SLX_GROUP * ty->ks;
     unsigned heads = 0;
     for (unsigned g = 0; g * SLX_GROUP < n; g++)
-        heads += slx_before(T, k + g * gs, key, strict) ? 1u : 0u;
+        heads += slx_before(ty, k + g * gs, key, strict) ? 1u : 0u;
     if (heads == 0)
         return 0;
     /* Keys before key: the heads' groups up to the last head before it,
      * then that group's keys after its head. */
     unsigned lo = (heads - 1) * SLX_GROUP + 1;
     unsigned hi = lo + SLX_GROUP - 1 < n ? lo + SLX_GROUP - 1 : n;
-    return lo + slx_count_before(T, k, lo, hi, key, strict);
+    return lo + slx_count_before(ty, k, lo, hi, key, strict);
 }
 
 /* First slot in x whose key is >= key (strict) or > key (!strict). */
-SLX_HOT unsigned slx_leaf_search(const struct slx_type *T,
+SLX_HOT unsigned slx_leaf_search(const struct slx_type *ty,
                                  const struct slx_leaf *x, const void *key,
                                  int strict)
 {
-    const unsigned char *k = slx_keys(T, x);
+    const unsigned char *k = slx_keys(ty, x);
     unsigned n = x->n;
     /* A few keys: count those before key. The compares do not depend on
      * each other, where a binary search chains load, compare and select
      * per probe (small queues live here). */
     if (n <= 8)
-        return slx_count_before(T, k, 0, n, key, strict);
-    slx_prefetch_slots(T, x);
+        return slx_count_before(ty, k, 0, n, key, strict);
+    slx_prefetch_slots(ty, x);
     /* Queues only: the ordered index measured slightly slower counting
      * (its leaves are prefetched whole, and sequential inserts predict
      * a bisection perfectly). */
-    if (T->cheap_less && T->hook_off >= 0)
-        return slx_leaf_count(T, k, n, key, strict);
+    if (ty->cheap_less && slx_is_queue(ty))
+        return slx_leaf_count(ty, k, n, key, strict);
     /* Branch-free: the trip count depends on n only and the step is a
      * conditional move, so random keys cost no mispredictions. Invariant:
      * the answer lies in [base, base + len]. */
@@ -903,7 +952,7 @@ SLX_HOT unsigned slx_leaf_search(const struct slx_type *T,
     while (len > 1) {
         unsigned half = len / 2;
         int b =
-            slx_before(T, k + (size_t)(base + half - 1) * T->ks, key, strict);
+            slx_before(ty, k + (size_t)(base + half - 1) * ty->ks, key, strict);
         /* Written the way each compiler keeps it a conditional move. */
 #if defined(__clang__)
         base += b ? half : 0;
@@ -913,16 +962,16 @@ SLX_HOT unsigned slx_leaf_search(const struct slx_type *T,
         len -= half;
     }
     return base +
-           (slx_before(T, k + (size_t)base * T->ks, key, strict) ? 1u : 0u);
+           (slx_before(ty, k + (size_t)base * ty->ks, key, strict) ? 1u : 0u);
 }
 
 /* The first live slot at or after logical index i of a queue leaf (i
  * itself when it is past the window): tombstones are never last in the
  * window, so it is in x. */
-SLX_HOT unsigned slx_live_from(const struct slx_type *T,
+SLX_HOT unsigned slx_live_from(const struct slx_type *ty,
                                const struct slx_leaf *x, unsigned i)
 {
-    void **p = slx_ptrs(T, x);
+    void **p = slx_ptrs(ty, x);
     while (i < x->n && !p[i])
         i++;
     return i;
@@ -930,10 +979,10 @@ SLX_HOT unsigned slx_live_from(const struct slx_type *T,
 
 /* One past the last live slot before logical index i of a queue leaf (0
  * when there is none): slx_live_from's mirror. */
-SLX_HOT unsigned slx_live_end(const struct slx_type *T,
+SLX_HOT unsigned slx_live_end(const struct slx_type *ty,
                               const struct slx_leaf *x, unsigned i)
 {
-    void **p = slx_ptrs(T, x);
+    void **p = slx_ptrs(ty, x);
     while (i > 0 && !p[i - 1])
         i--;
     return i;
@@ -941,78 +990,79 @@ SLX_HOT unsigned slx_live_end(const struct slx_type *T,
 
 /* Position of the first slot >= key (strict) or > key (!strict): the leaf
  * and index, normalised so that idx < n, or leaf == head at the end. */
-SLX_HOT struct slx_leaf *slx_bound(const struct slx_type *T,
+SLX_HOT struct slx_leaf *slx_bound(const struct slx_type *ty,
                                    const struct slx_list *L, const void *key,
                                    int strict, unsigned *idx)
 {
-    struct slx_leaf *x = slx_descend(T, L, key, strict);
+    struct slx_leaf *x = slx_descend(ty, L, key, strict);
     unsigned i = 0;
     if (x != L->head) {
-        i = slx_leaf_search(T, x, key, strict);
+        i = slx_leaf_search(ty, x, key, strict);
         if (i == x->n) {
-            x = slx_next(T, x, 0);
+            x = slx_next(ty, x, 0);
             i = 0;
         }
     } else {
-        x = slx_next(T, x, 0);
+        x = slx_next(ty, x, 0);
     }
     if (x != L->head && x->n == 0) /* the sole leaf of an empty list */
         x = L->head;
-    if (T->hook_off >= 0 && x != L->head)
-        i = slx_live_from(T, x, i);
+    if (slx_is_queue(ty) && x != L->head)
+        i = slx_live_from(ty, x, i);
     *idx = i;
     return x;
 }
 
-SLX_HOT void *slx_slot(const struct slx_type *T, const struct slx_list *L,
+SLX_HOT void *slx_slot(const struct slx_type *ty, const struct slx_list *L,
                        struct slx_leaf *x, unsigned i)
 {
-    return x == L->head || i >= x->n ? NULL : slx_ptrs(T, x)[i];
+    return x == L->head || i >= x->n ? NULL : slx_ptrs(ty, x)[i];
 }
 
 /* name_lower_bound (strict) and name_upper_bound (!strict). */
-SLX_HOT void *slx_bound_elem(const struct slx_type *T, const struct slx_list *L,
-                             const void *key, int strict)
+SLX_HOT void *slx_bound_elem(const struct slx_type *ty,
+                             const struct slx_list *L, const void *key,
+                             int strict)
 {
     unsigned i;
-    struct slx_leaf *x = slx_bound(T, L, key, strict, &i);
-    return slx_slot(T, L, x, i);
+    struct slx_leaf *x = slx_bound(ty, L, key, strict, &i);
+    return slx_slot(ty, L, x, i);
 }
 
-SLX_HOT void *slx_first(const struct slx_type *T, const struct slx_list *L)
+SLX_HOT void *slx_first(const struct slx_type *ty, const struct slx_list *L)
 {
-    return slx_slot(T, L, slx_next(T, L->head, 0), 0);
+    return slx_slot(ty, L, slx_next(ty, L->head, 0), 0);
 }
 
-SLX_HOT void *slx_last(const struct slx_type *T, const struct slx_list *L)
+SLX_HOT void *slx_last(const struct slx_type *ty, const struct slx_list *L)
 {
-    struct slx_leaf *x = slx_prev(T, L->head, 0);
-    return slx_slot(T, L, x, x->n - 1u);
+    struct slx_leaf *x = slx_prev(ty, L->head, 0);
+    return slx_slot(ty, L, x, x->n - 1u);
 }
 
-SLX_HOT void *slx_find(const struct slx_type *T, const struct slx_list *L,
+SLX_HOT void *slx_find(const struct slx_type *ty, const struct slx_list *L,
                        const void *key)
 {
     unsigned i;
-    struct slx_leaf *x = slx_bound(T, L, key, 1, &i);
-    if (x == L->head || T->cmp(slx_key(T, x, i), key) != 0)
+    struct slx_leaf *x = slx_bound(ty, L, key, 1, &i);
+    if (x == L->head || ty->cmp(slx_key(ty, x, i), key) != 0)
         return NULL;
-    return slx_ptrs(T, x)[i];
+    return slx_ptrs(ty, x)[i];
 }
 
 /* Last slot < key (strict) or <= key (!strict). */
-SLX_HOT void *slx_floor(const struct slx_type *T, const struct slx_list *L,
+SLX_HOT void *slx_floor(const struct slx_type *ty, const struct slx_list *L,
                         const void *key, int strict)
 {
-    struct slx_leaf *x = slx_descend(T, L, key, strict);
+    struct slx_leaf *x = slx_descend(ty, L, key, strict);
     if (x == L->head || L->count == 0)
         return NULL;
-    unsigned i = slx_leaf_search(T, x, key, strict);
+    unsigned i = slx_leaf_search(ty, x, key, strict);
     /* x's first key is below (or at) key, so i >= 1; a tombstone there
      * has a live slot before it (the window's first slot is live). */
-    if (T->hook_off >= 0)
-        i = slx_live_end(T, x, i);
-    return slx_ptrs(T, x)[i - 1];
+    if (slx_is_queue(ty))
+        i = slx_live_end(ty, x, i);
+    return slx_ptrs(ty, x)[i - 1];
 }
 
 /* --- link maintenance ---------------------------------------------- */
@@ -1020,11 +1070,11 @@ SLX_HOT void *slx_floor(const struct slx_type *T, const struct slx_list *L,
 /* The nearest leaf at or before x with more than l levels (the head has
  * them all): x's predecessor on level l. Walks back along the tallest
  * link of each leaf, expected O(1/p) per level. */
-SLX_HOT struct slx_leaf *slx_owner(const struct slx_type *T, struct slx_leaf *x,
-                                   unsigned l)
+SLX_HOT struct slx_leaf *slx_owner(const struct slx_type *ty,
+                                   struct slx_leaf *x, unsigned l)
 {
     while (x->level <= l)
-        x = slx_prev(T, x, x->level - 1u);
+        x = slx_prev(ty, x, x->level - 1u);
     return x;
 }
 
@@ -1034,70 +1084,70 @@ SLX_HOT struct slx_leaf *slx_owner(const struct slx_type *T, struct slx_leaf *x,
  * slx_insert_multi go straight to the leaf), and slx_link_after refreshes
  * them when a second leaf arrives. Pops and pushes of a small queue then
  * write nothing outside the leaf. */
-SLX_HOT int slx_sole_queue_leaf(const struct slx_type *T,
+SLX_HOT int slx_sole_queue_leaf(const struct slx_type *ty,
                                 const struct slx_leaf *x)
 {
-    return T->hook_off >= 0 && slx_next(T, x, 0) == slx_prev(T, x, 0);
+    return slx_is_queue(ty) && slx_next(ty, x, 0) == slx_prev(ty, x, 0);
 }
 
 /* x's first key changed: refresh the cached copy in its predecessors. */
-SLX_HOT void slx_min_changed(const struct slx_type *T, struct slx_leaf *x)
+SLX_HOT void slx_min_changed(const struct slx_type *ty, struct slx_leaf *x)
 {
-    if (slx_sole_queue_leaf(T, x))
+    if (slx_sole_queue_leaf(ty, x))
         return;
     unsigned level = x->level; /* read once: the copies may alias it */
-    const unsigned char *k0 = slx_keys(T, x);
+    const unsigned char *k0 = slx_keys(ty, x);
     for (unsigned l = 0; l < level; l++)
-        memcpy(slx_nmin(T, slx_prev(T, x, l), l), k0, T->ks);
+        memcpy(slx_nmin(ty, slx_prev(ty, x, l), l), k0, ty->ks);
 }
 
 /* A queue's first leaf stops being its only one: give the head's links
  * the first keys of the leaves they lead to (see slx_sole_queue_leaf). */
-SLX_COLD void slx_head_refresh(const struct slx_type *T, struct slx_list *L)
+SLX_COLD void slx_head_refresh(const struct slx_type *ty, struct slx_list *L)
 {
     struct slx_leaf *h = L->head;
     for (unsigned l = 0; l < L->top; l++) {
-        struct slx_leaf *nx = slx_next(T, h, l);
+        struct slx_leaf *nx = slx_next(ty, h, l);
         if (nx != h && nx->n > 0)
-            memcpy(slx_nmin(T, h, l), slx_key(T, nx, 0), T->ks);
+            memcpy(slx_nmin(ty, h, l), slx_key(ty, nx, 0), ty->ks);
     }
 }
 
 /* Link y (slots already filled) right after x on every level of y. */
-SLX_COLD void slx_link_after(const struct slx_type *T, struct slx_list *L,
+SLX_COLD void slx_link_after(const struct slx_type *ty, struct slx_list *L,
                              struct slx_leaf *x, struct slx_leaf *y)
 {
     struct slx_leaf *p = x;
     for (unsigned l = 0; l < y->level; l++) {
-        p = slx_owner(T, p, l);
-        struct slx_leaf *nx = slx_next(T, p, l);
-        slx_set_next(T, y, l, nx);
-        slx_set_prev(T, y, l, p);
-        memcpy(slx_nmin(T, y, l), slx_nmin(T, p, l), T->ks);
-        slx_set_next(T, p, l, y);
-        slx_set_prev(T, nx, l, y);
-        memcpy(slx_nmin(T, p, l), slx_key(T, y, 0), T->ks);
+        p = slx_owner(ty, p, l);
+        struct slx_leaf *nx = slx_next(ty, p, l);
+        slx_set_next(ty, y, l, nx);
+        slx_set_prev(ty, y, l, p);
+        memcpy(slx_nmin(ty, y, l), slx_nmin(ty, p, l), ty->ks);
+        slx_set_next(ty, p, l, y);
+        slx_set_prev(ty, nx, l, y);
+        memcpy(slx_nmin(ty, p, l), slx_key(ty, y, 0), ty->ks);
     }
     if (y->level > L->top)
         L->top = y->level;
     L->nleaves++;
-    if (T->hook_off >= 0 && L->nleaves == 2)
-        slx_head_refresh(T, L);
+    if (slx_is_queue(ty) && L->nleaves == 2)
+        slx_head_refresh(ty, L);
 }
 
 /* Unlink y from every level; its own links stay as they were. */
-SLX_COLD void slx_unlink(const struct slx_type *T, struct slx_list *L,
+SLX_COLD void slx_unlink(const struct slx_type *ty, struct slx_list *L,
                          struct slx_leaf *y)
 {
     for (unsigned l = 0; l < y->level; l++) {
-        struct slx_leaf *p = slx_prev(T, y, l);
-        struct slx_leaf *nx = slx_next(T, y, l);
-        slx_set_next(T, p, l, nx);
-        slx_set_prev(T, nx, l, p);
-        memcpy(slx_nmin(T, p, l), slx_nmin(T, y, l), T->ks);
+        struct slx_leaf *p = slx_prev(ty, y, l);
+        struct slx_leaf *nx = slx_next(ty, y, l);
+        slx_set_next(ty, p, l, nx);
+        slx_set_prev(ty, nx, l, p);
+        memcpy(slx_nmin(ty, p, l), slx_nmin(ty, y, l), ty->ks);
     }
     struct slx_leaf *h = L->head;
-    while (L->top > 0 && slx_next(T, h, L->top - 1) == h)
+    while (L->top > 0 && slx_next(ty, h, L->top - 1) == h)
         L->top--;
     L->nleaves--;
 }
@@ -1151,31 +1201,31 @@ SLX_HOT void slx_runs_add(struct slx_runs *r, uint64_t gs, uint64_t ge)
  * the next extent's start (the next leaf's first key is cached in the
  * level-0 link) or to key_max after the last extent. The head owns the
  * run before the first extent. */
-SLX_COLD struct slx_runs slx_leaf_runs(const struct slx_type *T,
+SLX_COLD struct slx_runs slx_leaf_runs(const struct slx_type *ty,
                                        const struct slx_list *L,
                                        const struct slx_leaf *x)
 {
     struct slx_runs r = {0, 0};
-    struct slx_leaf *nx = slx_next(T, x, 0);
+    struct slx_leaf *nx = slx_next(ty, x, 0);
     int at_end = nx == L->head;
-    uint64_t next_start = at_end ? 0 : slx_load_u(T, slx_nmin(T, x, 0));
+    uint64_t next_start = at_end ? 0 : slx_load_u(ty, slx_nmin(ty, x, 0));
     if (x == L->head) {
         if (at_end)
-            slx_runs_add(&r, 0, T->key_max);
+            slx_runs_add(&r, 0, ty->key_max);
         else if (next_start > 0)
             slx_runs_add(&r, 0, next_start - 1);
         return r;
     }
-    const unsigned char *lasts = slx_lasts(T, x);
+    const unsigned char *lasts = slx_lasts(ty, x);
     for (unsigned j = 0; j < x->n; j++) {
-        uint64_t last = slx_load_u(T, lasts + (size_t)j * T->ks);
+        uint64_t last = slx_load_u(ty, lasts + (size_t)j * ty->ks);
         if (j + 1 < x->n || !at_end) {
-            uint64_t ns =
-                j + 1 < x->n ? slx_load_u(T, slx_key(T, x, j + 1)) : next_start;
+            uint64_t ns = j + 1 < x->n ? slx_load_u(ty, slx_key(ty, x, j + 1))
+                                       : next_start;
             if (ns - last > 1)
                 slx_runs_add(&r, last + 1, ns - 1);
-        } else if (last < T->key_max) {
-            slx_runs_add(&r, last + 1, T->key_max);
+        } else if (last < ty->key_max) {
+            slx_runs_add(&r, last + 1, ty->key_max);
         }
     }
     return r;
@@ -1192,28 +1242,28 @@ SLX_HOT void slx_runs_max(struct slx_runs *m, const uint64_t *g)
 /* Recompute the summaries that cover leaf x, bottom-up: x's own level-0
  * gap, then on each level the link of x's owner there, as the maximum of
  * the level-below links its span covers. O(levels / p). */
-SLX_COLD void slx_gap_fix(const struct slx_type *T, const struct slx_list *L,
+SLX_COLD void slx_gap_fix(const struct slx_type *ty, const struct slx_list *L,
                           struct slx_leaf *x)
 {
-    struct slx_runs r = slx_leaf_runs(T, L, x);
-    slx_gap(T, x, 0)[0] = r.gap;
-    slx_gap(T, x, 0)[1] = r.blk;
+    struct slx_runs r = slx_leaf_runs(ty, L, x);
+    slx_gap(ty, x, 0)[0] = r.gap;
+    slx_gap(ty, x, 0)[1] = r.blk;
     struct slx_leaf *o = x;
     for (unsigned l = 1; l < L->top; l++) {
-        o = slx_owner(T, o, l);
-        struct slx_leaf *end = slx_next(T, o, l);
+        o = slx_owner(ty, o, l);
+        struct slx_leaf *end = slx_next(ty, o, l);
         struct slx_runs m = {0, 0};
         struct slx_leaf *c = o;
         do {
-            slx_runs_max(&m, slx_gap(T, c, l - 1));
-            c = slx_next(T, c, l - 1);
+            slx_runs_max(&m, slx_gap(ty, c, l - 1));
+            c = slx_next(ty, c, l - 1);
         } while (c != end);
-        slx_gap(T, o, l)[0] = m.gap;
-        slx_gap(T, o, l)[1] = m.blk;
+        slx_gap(ty, o, l)[0] = m.gap;
+        slx_gap(ty, o, l)[1] = m.blk;
     }
 }
 
-/* --- slot moves ---------------------------------------------------- */
+/* --- slot primitives ----------------------------------------------- */
 
 /* memmove of len bytes, w <= len <= 2 w, w a constant at every call: the
  * first and last w bytes, both loaded before either is stored. */
@@ -1260,22 +1310,22 @@ SLX_HOT void slx_memmove(void *d, const void *s, unsigned cnt, size_t size)
 
 /* Copy cnt slots from (src, si) to (dst, di); the ranges may overlap only
  * when src == dst. Moving into another leaf re-points the elements' hooks. */
-SLX_HOT void slx_move_slots(const struct slx_type *T, struct slx_leaf *dst,
+SLX_HOT void slx_move_slots(const struct slx_type *ty, struct slx_leaf *dst,
                             unsigned di, struct slx_leaf *src, unsigned si,
                             unsigned cnt)
 {
     if (!cnt)
         return;
-    slx_memmove(slx_key(T, dst, di), slx_key(T, src, si), cnt, T->ks);
-    slx_memmove(slx_ptrs(T, dst) + di, slx_ptrs(T, src) + si, cnt,
+    slx_memmove(slx_key(ty, dst, di), slx_key(ty, src, si), cnt, ty->ks);
+    slx_memmove(slx_ptrs(ty, dst) + di, slx_ptrs(ty, src) + si, cnt,
                 sizeof(void *));
-    if (T->extent)
-        slx_memmove(slx_lasts(T, dst) + (size_t)di * T->ks,
-                    slx_lasts(T, src) + (size_t)si * T->ks, cnt, T->ks);
-    if (T->hook_off >= 0 && dst != src) {
-        void **p = slx_ptrs(T, dst);
+    if (slx_is_extent(ty))
+        slx_memmove(slx_lasts(ty, dst) + (size_t)di * ty->ks,
+                    slx_lasts(ty, src) + (size_t)si * ty->ks, cnt, ty->ks);
+    if (slx_is_queue(ty) && dst != src) {
+        void **p = slx_ptrs(ty, dst);
         for (unsigned i = 0; i < cnt; i++)
-            slx_set_hook(T, p[di + i], dst);
+            slx_set_hook(ty, p[di + i], dst);
     }
 }
 
@@ -1288,14 +1338,14 @@ struct slx_slotval {
 
 /* Move a windowed leaf's slots back to physical slot 0, so that its free
  * slots are all at the end: for the cold paths that append many slots. */
-SLX_COLD void slx_compact(const struct slx_type *T, struct slx_leaf *x)
+SLX_COLD void slx_compact(const struct slx_type *ty, struct slx_leaf *x)
 {
-    unsigned off = slx_off(T, x);
+    unsigned off = slx_off(ty, x);
     if (!off)
         return;
-    unsigned char *keys = slx_keys0(T, x);
-    void **ptrs = slx_ptrs0(T, x);
-    memmove(keys, keys + (size_t)off * T->ks, (size_t)x->n * T->ks);
+    unsigned char *keys = slx_keys0(ty, x);
+    void **ptrs = slx_ptrs0(ty, x);
+    memmove(keys, keys + (size_t)off * ty->ks, (size_t)x->n * ty->ks);
     memmove(ptrs, ptrs + off, (size_t)x->n * sizeof(void *));
     x->off = 0;
 }
@@ -1365,10 +1415,12 @@ SLX_HOT unsigned slx_find_ptr_back(void *const *p, unsigned n, const void *e)
 
 #define SLX_TOMB_WINDOW 32
 
+/* --- queue windows and tombstones ---------------------------------- */
+
 /* Whether a queue leaf's slots fit one 64-bit bitmap, matched in whole
  * groups of 8: at most 64 of them. Such leaves keep their tombstones'
  * positions in slx_leaf.tombs. */
-#define SLX_BITMAP_LEAF(T) ((T)->kpn <= 64 && (T)->kpn % 8 == 0)
+#define SLX_BITMAP_LEAF(ty) ((ty)->kpn <= 64 && (ty)->kpn % 8 == 0)
 
 /* Tombstones. A queue's removal from the middle of a leaf's window only
  * clears the slot's element pointer (slx_take): no shift, and no branch
@@ -1384,14 +1436,14 @@ SLX_HOT unsigned slx_find_ptr_back(void *const *p, unsigned n, const void *e)
 
 /* Drop x's tombstones, keeping the window's start; *i, a logical index
  * into x, follows its slot (NULL when there is none). */
-SLX_COLD void slx_purge(const struct slx_type *T, struct slx_leaf *x,
+SLX_COLD void slx_purge(const struct slx_type *ty, struct slx_leaf *x,
                         unsigned *i)
 {
-    if (T->hook_off < 0 || !x->dead)
+    if (!slx_is_queue(ty) || !x->dead)
         return;
-    size_t ks = T->ks;
-    unsigned char *k = slx_keys(T, x);
-    void **p = slx_ptrs(T, x);
+    size_t ks = ty->ks;
+    unsigned char *k = slx_keys(ty, x);
+    void **p = slx_ptrs(ty, x);
     unsigned n = x->n, w = 0, wi = 0;
     for (unsigned r = 0; r < n; r++) {
         if (i && r == *i)
@@ -1413,14 +1465,14 @@ SLX_COLD void slx_purge(const struct slx_type *T, struct slx_leaf *x,
 
 /* After a removal at an end of x's window: move that end past the
  * tombstones it uncovered. */
-SLX_COLD void slx_trim(const struct slx_type *T, struct slx_leaf *x)
+SLX_COLD void slx_trim(const struct slx_type *ty, struct slx_leaf *x)
 {
-    unsigned n = x->n, front = slx_live_from(T, x, 0);
-    unsigned end = front < n ? slx_live_end(T, x, n) : front;
+    unsigned n = x->n, front = slx_live_from(ty, x, 0);
+    unsigned end = front < n ? slx_live_end(ty, x, n) : front;
     x->off = (uint16_t)(end > front ? x->off + front : 0);
     x->n = (uint16_t)(end - front);
     x->dead = (uint16_t)(x->dead - (n - (end - front)));
-    if (SLX_BITMAP_LEAF(T)) /* keep the bits inside the window */
+    if (SLX_BITMAP_LEAF(ty)) /* keep the bits inside the window */
         x->tombs &=
             x->n == 64 ? ~UINT64_C(0) : ((UINT64_C(1) << x->n) - 1u) << x->off;
 }
@@ -1429,15 +1481,15 @@ SLX_COLD void slx_trim(const struct slx_type *T, struct slx_leaf *x)
  * The vector compares cover the whole slot array a fixed number of times,
  * so nothing branches on where e is; slots outside the window (stale
  * copies) are masked off. */
-SLX_HOT uint64_t slx_match_window(const struct slx_type *T,
+SLX_HOT uint64_t slx_match_window(const struct slx_type *ty,
                                   const struct slx_leaf *x, const void *e)
 {
-    void *const *p0 = slx_ptrs0(T, x);
+    void *const *p0 = slx_ptrs0(ty, x);
     uint64_t m = 0;
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC unroll 8 /* a fixed-count loop: no exit to mispredict */
 #endif
-    for (unsigned g = 0; g < T->kpn; g += 8) {
+    for (unsigned g = 0; g < ty->kpn; g += 8) {
 #if SLX_SIMD
         m |= (uint64_t)slx_match8(p0 + g, e) << g;
 #else
@@ -1455,13 +1507,13 @@ SLX_HOT uint64_t slx_match_window(const struct slx_type *T,
  * (the slots between it and i); UINT_MAX when there is none. Bitmap
  * leaves answer from their tombstone bits: bit arithmetic where two scans
  * would each end in a mispredicted branch. */
-SLX_HOT void slx_nearest_tombstones(const struct slx_type *T,
+SLX_HOT void slx_nearest_tombstones(const struct slx_type *ty,
                                     const struct slx_leaf *x, unsigned i,
                                     unsigned *dl, unsigned *dr)
 {
     unsigned n = x->n;
-    if (!SLX_BITMAP_LEAF(T)) {
-        void **p = slx_ptrs(T, x);
+    if (!SLX_BITMAP_LEAF(ty)) {
+        void **p = slx_ptrs(ty, x);
         unsigned r = slx_find_ptr(p + i, n - i, NULL);
         unsigned l = slx_find_ptr_back(p, i, NULL);
         *dr = r < n - i ? r : UINT_MAX;
@@ -1482,14 +1534,14 @@ SLX_HOT void slx_nearest_tombstones(const struct slx_type *T,
  * window neither grows nor needs room. The order holds because only
  * slots between i and the tombstone move, and FIFO among equal keys
  * because v still lands after every equal live key. */
-SLX_HOT void slx_place_tombstone(const struct slx_type *T, struct slx_leaf *x,
+SLX_HOT void slx_place_tombstone(const struct slx_type *ty, struct slx_leaf *x,
                                  unsigned i, const struct slx_slotval *v)
 {
-    size_t ks = T->ks;
-    unsigned char *k = slx_keys(T, x);
-    void **p = slx_ptrs(T, x);
+    size_t ks = ty->ks;
+    unsigned char *k = slx_keys(ty, x);
+    void **p = slx_ptrs(ty, x);
     unsigned dl, dr;
-    slx_nearest_tombstones(T, x, i, &dl, &dr);
+    slx_nearest_tombstones(ty, x, i, &dl, &dr);
     /* Either the dl slots before i move down one, v going at i - 1, or
      * the dr slots from i move up one, v going at i; the parameters are
      * selected rather than branched on (the side is a coin toss). */
@@ -1500,32 +1552,34 @@ SLX_HOT void slx_place_tombstone(const struct slx_type *T, struct slx_leaf *x,
     slx_memmove(p + dst, p + src, cnt, sizeof(void *));
     memcpy(k + (size_t)at * ks, v->key, ks);
     p[at] = v->elem;
-    slx_set_hook(T, v->elem, x);
+    slx_set_hook(ty, v->elem, x);
     x->dead = (uint16_t)(x->dead - 1u);
-    if (SLX_BITMAP_LEAF(T)) /* the one taken: l = at - cnt or r = at + cnt */
+    if (SLX_BITMAP_LEAF(ty)) /* the one taken: l = at - cnt or r = at + cnt */
         x->tombs &= ~(UINT64_C(1) << (x->off + (down ? at - cnt : at + cnt)));
     if (at == 0)
-        slx_min_changed(T, x);
+        slx_min_changed(ty, x);
 }
+
+/* --- insert -------------------------------------------------------- */
 
 /* Put v at (x, i), x having room. The slot arrays are addressed once up
  * front: the shifts' stores may alias the header, and recomputing the
  * addresses after each would cost more than the shifts of a small leaf.
  * A windowed leaf opens the slot on whichever side is shorter and has
  * room: pushing just behind a queue's front then moves almost nothing. */
-SLX_HOT void slx_place(const struct slx_type *T, struct slx_leaf *x, unsigned i,
-                       const struct slx_slotval *v)
+SLX_HOT void slx_place(const struct slx_type *ty, struct slx_leaf *x,
+                       unsigned i, const struct slx_slotval *v)
 {
-    size_t ks = T->ks;
-    unsigned n = x->n, off = slx_off(T, x);
-    unsigned char *k = slx_keys(T, x);
-    void **p = slx_ptrs(T, x);
-    unsigned char *la = T->extent ? slx_lasts(T, x) : NULL;
-    if (T->hook_off >= 0 && SLX_UNLIKELY(x->dead)) {
-        slx_place_tombstone(T, x, i, v);
+    size_t ks = ty->ks;
+    unsigned n = x->n, off = slx_off(ty, x);
+    unsigned char *k = slx_keys(ty, x);
+    void **p = slx_ptrs(ty, x);
+    unsigned char *la = slx_is_extent(ty) ? slx_lasts(ty, x) : NULL;
+    if (slx_is_queue(ty) && SLX_UNLIKELY(x->dead)) {
+        slx_place_tombstone(ty, x, i, v);
         return;
     }
-    if (off > 0 && (i < n - i || off + n == T->kpn)) {
+    if (off > 0 && (i < n - i || off + n == ty->kpn)) {
         x->off = (uint16_t)(off - 1); /* old logical j is now j + 1 */
         k -= ks;
         p--;
@@ -1534,47 +1588,47 @@ SLX_HOT void slx_place(const struct slx_type *T, struct slx_leaf *x, unsigned i,
     } else {
         slx_memmove(k + (i + 1) * ks, k + i * ks, n - i, ks);
         slx_memmove(p + i + 1, p + i, n - i, sizeof(void *));
-        if (T->extent)
+        if (slx_is_extent(ty))
             slx_memmove(la + (i + 1) * ks, la + i * ks, n - i, ks);
     }
     memcpy(k + i * ks, v->key, ks);
     p[i] = v->elem;
-    if (T->extent)
-        slx_store_u(T, la + i * ks, v->last);
-    slx_set_hook(T, v->elem, x);
+    if (slx_is_extent(ty))
+        slx_store_u(ty, la + i * ks, v->last);
+    slx_set_hook(ty, v->elem, x);
     x->n = (uint16_t)(n + 1);
     if (i == 0)
-        slx_min_changed(T, x);
+        slx_min_changed(ty, x);
 }
 
 /* x is full and (x, i) is where v goes: make room without allocating by
  * shifting slots into a neighbour that has space (keeps leaves fuller
  * than plain splitting: the memory budget depends on it). Returns the
  * leaf/index where v now goes, or NULL when both neighbours are full. */
-SLX_COLD struct slx_leaf *slx_shift_room(const struct slx_type *T,
+SLX_COLD struct slx_leaf *slx_shift_room(const struct slx_type *ty,
                                          struct slx_list *L, struct slx_leaf *x,
                                          unsigned *i)
 {
     struct slx_leaf *h = L->head;
-    struct slx_leaf *nx = slx_next(T, x, 0);
-    struct slx_leaf *pv = slx_prev(T, x, 0);
-    unsigned kpn = T->kpn;
-    slx_purge(T, nx, NULL); /* (the head has no tombstones) */
-    slx_purge(T, pv, NULL);
+    struct slx_leaf *nx = slx_next(ty, x, 0);
+    struct slx_leaf *pv = slx_prev(ty, x, 0);
+    unsigned kpn = ty->kpn;
+    slx_purge(ty, nx, NULL); /* (the head has no tombstones) */
+    slx_purge(ty, pv, NULL);
     /* A neighbour takes half its free slots, keeping one for v should v
      * land there; nearly full neighbours are left alone (no ping-pong). */
     unsigned need = kpn / 8 > 2 ? kpn / 8 : 2;
     if (nx != h && nx->n + need <= kpn) {
         unsigned m = (kpn - nx->n) / 2;
-        slx_compact(T, nx);
-        slx_move_slots(T, nx, m, nx, 0, nx->n);
-        slx_move_slots(T, nx, 0, x, kpn - m, m);
+        slx_compact(ty, nx);
+        slx_move_slots(ty, nx, m, nx, 0, nx->n);
+        slx_move_slots(ty, nx, 0, x, kpn - m, m);
         nx->n = (uint16_t)(nx->n + m);
         x->n = (uint16_t)(x->n - m);
-        slx_min_changed(T, nx);
-        if (T->extent) {
-            slx_gap_fix(T, L, x);
-            slx_gap_fix(T, L, nx);
+        slx_min_changed(ty, nx);
+        if (slx_is_extent(ty)) {
+            slx_gap_fix(ty, L, x);
+            slx_gap_fix(ty, L, nx);
         }
         if (*i <= x->n)
             return x;
@@ -1587,15 +1641,15 @@ SLX_COLD struct slx_leaf *slx_shift_room(const struct slx_type *T,
             m = *i;
         if (m == 0)
             return NULL;
-        slx_compact(T, pv);
-        slx_move_slots(T, pv, pv->n, x, 0, m);
-        slx_move_slots(T, x, 0, x, m, x->n - m);
+        slx_compact(ty, pv);
+        slx_move_slots(ty, pv, pv->n, x, 0, m);
+        slx_move_slots(ty, x, 0, x, m, x->n - m);
         pv->n = (uint16_t)(pv->n + m);
         x->n = (uint16_t)(x->n - m);
-        slx_min_changed(T, x);
-        if (T->extent) {
-            slx_gap_fix(T, L, pv);
-            slx_gap_fix(T, L, x);
+        slx_min_changed(ty, x);
+        if (slx_is_extent(ty)) {
+            slx_gap_fix(ty, L, pv);
+            slx_gap_fix(ty, L, x);
         }
         if (*i >= m) {
             *i -= m;
@@ -1610,31 +1664,31 @@ SLX_COLD struct slx_leaf *slx_shift_room(const struct slx_type *T,
 /* Split full leaf x for v going to index i: allocate y first (the only
  * allocation of an insert, so -ENOMEM changes nothing), move x's upper
  * slots into y and link y after x. Returns the leaf v goes into. */
-SLX_COLD struct slx_leaf *slx_split(const struct slx_type *T,
+SLX_COLD struct slx_leaf *slx_split(const struct slx_type *ty,
                                     struct slx_list *L, struct slx_leaf *x,
                                     unsigned *i, const struct slx_slotval *v)
 {
-    struct slx_leaf *y = slx_alloc_leaf(T, L, slx_random_level(T, L));
+    struct slx_leaf *y = slx_alloc_leaf(ty, L, slx_random_level(ty, L));
     if (!y)
         return NULL;
-    unsigned kpn = T->kpn;
+    unsigned kpn = ty->kpn;
     /* Appending at the very end (sequential keys) leaves x full and starts
      * y with v alone; one key per node puts v on its own side; otherwise
      * split in half. */
     unsigned keep = kpn / 2;
-    if (*i == kpn && slx_next(T, x, 0) == L->head)
+    if (*i == kpn && slx_next(ty, x, 0) == L->head)
         keep = kpn;
     else if (kpn == 1)
         keep = *i;
-    slx_move_slots(T, y, 0, x, keep, kpn - keep);
+    slx_move_slots(ty, y, 0, x, keep, kpn - keep);
     y->n = (uint16_t)(kpn - keep);
     x->n = (uint16_t)keep;
     if (y->n == 0) /* y will start with v: link caches need its key */
-        memcpy(slx_key(T, y, 0), v->key, T->ks);
-    slx_link_after(T, L, x, y);
-    if (T->extent) {
-        slx_gap_fix(T, L, x);
-        slx_gap_fix(T, L, y);
+        memcpy(slx_key(ty, y, 0), v->key, ty->ks);
+    slx_link_after(ty, L, x, y);
+    if (slx_is_extent(ty)) {
+        slx_gap_fix(ty, L, x);
+        slx_gap_fix(ty, L, y);
     }
     if (*i > keep || (*i == keep && y->n == 0)) {
         *i -= keep;
@@ -1645,297 +1699,74 @@ SLX_COLD struct slx_leaf *slx_split(const struct slx_type *T,
 
 /* Insert v at (x, i), where x is the leaf the search ended in (or the head
  * when v goes first). */
-SLX_COLD int slx_insert_at(const struct slx_type *T, struct slx_list *L,
+SLX_COLD int slx_insert_at(const struct slx_type *ty, struct slx_list *L,
                            struct slx_leaf *x, unsigned i,
                            const struct slx_slotval *v)
 {
     struct slx_leaf *h = L->head;
     if (x == h) {
-        x = slx_next(T, h, 0);
+        x = slx_next(ty, h, 0);
         i = 0;
         if (x == h) { /* empty list: the first leaf */
             /* One level: a small list's searches then descend one level
              * only (the head is tall enough for whatever comes next). */
-            x = slx_alloc_leaf(T, L, 1);
+            x = slx_alloc_leaf(ty, L, 1);
             if (!x)
                 return -ENOMEM;
-            memcpy(slx_key(T, x, 0), v->key, T->ks); /* for link caches */
-            slx_link_after(T, L, h, x);
+            memcpy(slx_key(ty, x, 0), v->key, ty->ks); /* for link caches */
+            slx_link_after(ty, L, h, x);
         }
     }
-    slx_purge(T, x, &i); /* a full leaf with tombstones has room */
-    if (x->n == T->kpn) {
-        struct slx_leaf *t = slx_shift_room(T, L, x, &i);
+    slx_purge(ty, x, &i); /* a full leaf with tombstones has room */
+    if (x->n == ty->kpn) {
+        struct slx_leaf *t = slx_shift_room(ty, L, x, &i);
         if (!t)
-            t = slx_split(T, L, x, &i, v);
+            t = slx_split(ty, L, x, &i, v);
         if (!t)
             return -ENOMEM;
         x = t;
     }
-    slx_place(T, x, i, v);
-    if (T->extent) {
-        slx_gap_fix(T, L, x);
+    slx_place(ty, x, i, v);
+    if (slx_is_extent(ty)) {
+        slx_gap_fix(ty, L, x);
         if (i == 0)
-            slx_gap_fix(T, L, slx_prev(T, x, 0));
+            slx_gap_fix(ty, L, slx_prev(ty, x, 0));
     }
-    slx_added(T, L, v->elem);
+    slx_added(ty, L, v->elem);
     return 0;
 }
-
-/* Leaf x is empty: unlink and free it. */
-SLX_COLD void slx_drop_leaf(const struct slx_type *T, struct slx_list *L,
-                            struct slx_leaf *x)
-{
-    struct slx_leaf *pv = slx_prev(T, x, 0);
-    slx_unlink(T, L, x);
-    slx_free_leaf(T, L, x);
-    if (T->extent)
-        slx_gap_fix(T, L, pv);
-}
-
-/* After a removal left x with few slots, merge it with a neighbour when
- * their slots fit in three quarters of a leaf, keeping occupancy up. */
-SLX_COLD void slx_rebalance(const struct slx_type *T, struct slx_list *L,
-                            struct slx_leaf *x)
-{
-    struct slx_leaf *h = L->head;
-    /* merging moves slots between leaves: tombstones go first (the head
-     * has none) */
-    slx_purge(T, x, NULL);
-    slx_purge(T, slx_next(T, x, 0), NULL);
-    slx_purge(T, slx_prev(T, x, 0), NULL);
-    if (x->n == 0) {
-        /* The sole leaf stays when the list empties: a queue that drains
-         * and refills (the common case of a runqueue) then never unlinks
-         * or allocates. Extents drop it: their gap summaries assume every
-         * linked leaf holds an extent. */
-        if (L->nleaves == 1 && !T->extent)
-            return;
-        slx_drop_leaf(T, L, x);
-        return;
-    }
-    if (x->n > T->kpn / 4)
-        return;
-    unsigned room = T->kpn - T->kpn / 4;
-    struct slx_leaf *nx = slx_next(T, x, 0);
-    struct slx_leaf *pv = slx_prev(T, x, 0);
-    if (nx != h && x->n + nx->n <= room) {
-        slx_compact(T, x);
-        slx_move_slots(T, x, x->n, nx, 0, nx->n);
-        x->n = (uint16_t)(x->n + nx->n);
-        nx->n = 0;
-        slx_drop_leaf(T, L, nx);
-        if (T->extent)
-            slx_gap_fix(T, L, x);
-    } else if (pv != h && x->n + pv->n <= room) {
-        slx_compact(T, pv);
-        slx_move_slots(T, pv, pv->n, x, 0, x->n);
-        pv->n = (uint16_t)(pv->n + x->n);
-        x->n = 0;
-        slx_drop_leaf(T, L, x);
-    }
-}
-
-/* Remove slot (x, i) without rebalancing; x may be left empty. */
-SLX_HOT void *slx_take_at(const struct slx_type *T, struct slx_list *L,
-                          struct slx_leaf *x, unsigned i, int trim)
-{
-    size_t ks = T->ks;
-    unsigned n = x->n, off = slx_off(T, x);
-    unsigned char *k = slx_keys(T, x);
-    void **p = slx_ptrs(T, x);
-    void *e = p[i];
-    unsigned after = n - i - 1u;
-    /* A queue leaf's middle slot becomes a tombstone (see slx_purge),
-     * unless the window is short and has none: then the shift moves at
-     * most 16 slots, and a small queue's pushes keep their fast path
-     * (slx_push_small hands leaves with tombstones to the general push).
-     * A leaf with tombstones never shifts its middle: the shift would
-     * have to carry the tombstone bits. */
-    if (T->hook_off >= 0 && (n > SLX_TOMB_WINDOW || x->dead) && i > 0 &&
-        after > 0) {
-        p[i] = NULL;
-        x->dead = (uint16_t)(x->dead + 1u);
-        if (SLX_BITMAP_LEAF(T))
-            x->tombs |= UINT64_C(1) << (off + i);
-        slx_unhook(T, e);
-        L->count--;
-        L->stamp++;
-        return e;
-    }
-    if (T->hook_off >= 0 && i <= after) { /* windowed: close from the front */
-        slx_memmove(k + ks, k, i, ks);
-        slx_memmove(p + 1, p, i, sizeof(void *));
-        x->off = (uint16_t)(n > 1 ? off + 1 : 0);
-    } else {
-        slx_memmove(k + i * ks, k + (i + 1) * ks, after, ks);
-        slx_memmove(p + i, p + i + 1, after, sizeof(void *));
-        if (T->extent) {
-            unsigned char *la = slx_lasts(T, x);
-            slx_memmove(la + i * ks, la + (i + 1) * ks, after, ks);
-        }
-        if (n == 1)
-            x->off = 0;
-    }
-    x->n = (uint16_t)(n - 1);
-    slx_unhook(T, e);
-    if (trim && T->hook_off >= 0 && SLX_UNLIKELY(x->dead))
-        slx_trim(T, x);
-    if (i == 0 && x->n > 0)
-        slx_min_changed(T, x);
-    if (T->extent && x->n > 0) {
-        slx_gap_fix(T, L, x);
-        if (i == 0)
-            slx_gap_fix(T, L, slx_prev(T, x, 0));
-    }
-    L->count--;
-    L->stamp++;
-    return e;
-}
-
-SLX_HOT void *slx_take(const struct slx_type *T, struct slx_list *L,
-                       struct slx_leaf *x, unsigned i)
-{
-    return slx_take_at(T, L, x, i, 1);
-}
-
-SLX_HOT void *slx_remove_at(const struct slx_type *T, struct slx_list *L,
-                            struct slx_leaf *x, unsigned i)
-{
-    void *e = slx_take(T, L, x, i);
-    /* A sole leaf has no neighbour to merge with and stays when empty
-     * (extents excepted, see slx_rebalance). */
-    if (L->nleaves > 1 ? (unsigned)(x->n - x->dead) <= T->kpn / 4
-                       : x->n == 0 && T->extent)
-        slx_rebalance(T, L, x);
-    return e;
-}
-
-/* slx_pop_first of a queue whose first leaf has tombstones. */
-SLX_COLD void *slx_pop_first_dead(const struct slx_type *T, struct slx_list *L,
-                                  struct slx_leaf *x)
-{
-    void *e = slx_take(T, L, x, 0);
-    if (x->n == 0 && L->nleaves > 1)
-        slx_rebalance(T, L, x);
-    return e;
-}
-
-/* The minimum, removed. The first leaf's predecessors on every level are
- * the head, so its cached first key is refreshed without walking. */
-SLX_HOT void *slx_pop_first(const struct slx_type *T, struct slx_list *L)
-{
-    struct slx_leaf *x = slx_next(T, L->head, 0);
-    if (x == L->head || x->n == 0)
-        return NULL;
-    if (T->hook_off < 0)
-        return slx_remove_at(T, L, x, 0);
-    if (SLX_UNLIKELY(x->dead))
-        return slx_pop_first_dead(T, L, x);
-    /* A queue: slx_take only moves the window's front up (and without
-     * tombstones, none to move past: the trim stays out of this path's
-     * registers). The front leaf drains by pops, so merging its last few
-     * slots with the next leaf would move elements about to leave; it
-     * goes when empty (the sole leaf stays, see slx_rebalance). */
-    void *e = slx_take_at(T, L, x, 0, 0);
-    if (SLX_UNLIKELY(x->n == 0)) {
-        if (L->nleaves > 1)
-            slx_rebalance(T, L, x);
-    } else if (L->nleaves > 1) {
-        /* The next pop returns this element, and its caller will read it
-         * (a runqueue its task, a timer wheel its expiry): in a large
-         * queue it was pushed long ago and is cold. (A one-leaf queue's
-         * elements were pushed a few operations ago.) */
-        SLX_PREFETCH(slx_ptrs(T, x)[0]);
-    }
-    return e;
-}
-
-SLX_HOT void *slx_pop_last(const struct slx_type *T, struct slx_list *L)
-{
-    struct slx_leaf *x = slx_prev(T, L->head, 0);
-    if (x == L->head || x->n == 0)
-        return NULL;
-    return slx_remove_at(T, L, x, x->n - 1u);
-}
-
-/* Where element e sits: (leaf, index) or NULL. Uses the hook when there
- * is one, else a search plus a scan over equal keys. */
-SLX_HOT struct slx_leaf *slx_locate(const struct slx_type *T,
-                                    const struct slx_list *L, const void *e,
-                                    unsigned *idx)
-{
-    if (T->hook_off >= 0) {
-        struct slx_leaf *x = slx_get_hook(T, e);
-        if (!x || slx_hook(T, e)->list != L)
-            return NULL; /* not queued, or queued in another list */
-        unsigned i;
-        if (SLX_BITMAP_LEAF(T) && x->n > 16) {
-            /* no exit branch: a batch of removals overlaps its misses */
-            uint64_t m = slx_match_window(T, x, e);
-            if (!m)
-                return NULL;
-            i = (unsigned)__builtin_ctzll(m);
-        } else {
-            i = slx_find_ptr(slx_ptrs(T, x), x->n, e);
-            if (i == x->n)
-                return NULL;
-        }
-        *idx = i;
-        return x;
-    }
-    unsigned char key[SLX_KEY_MAX];
-    T->key_of(e, key);
-    unsigned i;
-    struct slx_leaf *x = slx_bound(T, L, key, 1, &i);
-    struct slx_leaf *found = NULL;
-    while (x != L->head && T->cmp(slx_key(T, x, i), key) == 0) {
-        if (slx_ptrs(T, x)[i] == e) {
-            found = x;
-            *idx = i;
-            break;
-        }
-        if (++i == x->n) {
-            x = slx_next(T, x, 0);
-            i = 0;
-        }
-    }
-    return found;
-}
-
-/* --- inserts for the ordered index --------------------------------- */
 
 /* Insert v at (x, i) as the search found it (x is the head when v goes
  * first). The common case, a leaf with room, stays inline; splits and
  * shifts go out of line. */
-SLX_HOT int slx_insert_slot(const struct slx_type *T, struct slx_list *L,
+SLX_HOT int slx_insert_slot(const struct slx_type *ty, struct slx_list *L,
                             struct slx_leaf *x, unsigned i,
                             const struct slx_slotval *v)
 {
     if (x == L->head) {
-        struct slx_leaf *f = slx_next(T, x, 0);
+        struct slx_leaf *f = slx_next(ty, x, 0);
         if (f != L->head) {
             x = f;
             i = 0;
         }
     }
-    if (x != L->head && (x->n < T->kpn || x->dead)) {
-        slx_place(T, x, i, v);
-        slx_added(T, L, v->elem);
+    if (x != L->head && (x->n < ty->kpn || x->dead)) {
+        slx_place(ty, x, i, v);
+        slx_added(ty, L, v->elem);
         return 0;
     }
-    return slx_insert_at(T, L, x, i, v);
+    return slx_insert_at(ty, L, x, i, v);
 }
 
-SLX_HOT int slx_insert_unique(const struct slx_type *T, struct slx_list *L,
+SLX_HOT int slx_insert_unique(const struct slx_type *ty, struct slx_list *L,
                               void *e, void **existing)
 {
     if (!e)
         return -EINVAL;
     unsigned char key[SLX_KEY_MAX];
-    T->key_of(e, key);
-    struct slx_leaf *x = slx_descend(T, L, key, 1);
-    unsigned i = x == L->head ? 0 : slx_leaf_search(T, x, key, 1);
+    ty->key_of(e, key);
+    struct slx_leaf *x = slx_descend(ty, L, key, 1);
+    unsigned i = x == L->head ? 0 : slx_leaf_search(ty, x, key, 1);
     /* The first slot >= key is (x, i) or, past x's slots (or x the head),
      * the next leaf's first, whose key x's level-0 link caches. An empty
      * sole leaf has no first slot (and a stale cached key). */
@@ -1944,52 +1775,336 @@ SLX_HOT int slx_insert_unique(const struct slx_type *T, struct slx_list *L,
     unsigned at = i; /* the first live slot from i: a tombstone's stale key
                       * is no clash, and v still goes at i, before it */
     if (x != L->head && i < x->n) {
-        if (T->hook_off >= 0)
-            at = slx_live_from(T, x, i);
-        ck = slx_key(T, x, at);
+        if (slx_is_queue(ty))
+            at = slx_live_from(ty, x, i);
+        ck = slx_key(ty, x, at);
     } else {
-        c = slx_next(T, x, 0);
+        c = slx_next(ty, x, 0);
         /* A queue's sole leaf has no fresh copy of its first key in the
          * head (slx_sole_queue_leaf): read the leaf itself. */
         if (c != L->head && c->n)
-            ck = slx_sole_queue_leaf(T, c) ? slx_keys(T, c) : slx_nmin(T, x, 0);
+            ck = slx_sole_queue_leaf(ty, c) ? slx_keys(ty, c)
+                                            : slx_nmin(ty, x, 0);
     }
-    if (ck && T->cmp(ck, key) == 0) {
+    if (ck && ty->cmp(ck, key) == 0) {
         if (existing)
-            *existing = slx_ptrs(T, c)[c == x ? at : 0];
+            *existing = slx_ptrs(ty, c)[c == x ? at : 0];
         return -EEXIST;
     }
     struct slx_slotval v = {key, e, 0};
-    return slx_insert_slot(T, L, x, i, &v);
+    return slx_insert_slot(ty, L, x, i, &v);
 }
+
+/* Whether key goes into the last leaf (at or after its first key, after
+ * equal keys). Queues ask before descending: a queue's pushes are mostly
+ * later than most of what is queued (the hold model sends a large share
+ * into the last leaf), and that leaf is hot. */
+SLX_HOT int slx_goes_last(const struct slx_type *ty, const struct slx_list *L,
+                          const void *key)
+{
+    const struct slx_leaf *last = slx_prev(ty, L->head, 0);
+    return last != L->head && last->n > 0 && !ty->less(key, slx_keys(ty, last));
+}
+
+/* After every equal key: FIFO among duplicates. */
+SLX_HOT int slx_insert_multi(const struct slx_type *ty, struct slx_list *L,
+                             void *e)
+{
+    if (!e)
+        return -EINVAL;
+    unsigned char key[SLX_KEY_MAX];
+    ty->key_of(e, key);
+    struct slx_leaf *x;
+    if (L->nleaves == 1) /* a small list or queue: no levels to descend */
+        x = slx_next(ty, L->head, 0);
+    else if (slx_is_queue(ty) && slx_goes_last(ty, L, key))
+        x = slx_prev(ty, L->head, 0);
+    else
+        x = slx_descend(ty, L, key, 0);
+    unsigned i = x == L->head ? 0 : slx_leaf_search(ty, x, key, 0);
+    struct slx_slotval v = {key, e, 0};
+    return slx_insert_slot(ty, L, x, i, &v);
+}
+
+/* --- remove -------------------------------------------------------- */
+
+/* Leaf x is empty: unlink and free it. */
+SLX_COLD void slx_drop_leaf(const struct slx_type *ty, struct slx_list *L,
+                            struct slx_leaf *x)
+{
+    struct slx_leaf *pv = slx_prev(ty, x, 0);
+    slx_unlink(ty, L, x);
+    slx_free_leaf(ty, L, x);
+    if (slx_is_extent(ty))
+        slx_gap_fix(ty, L, pv);
+}
+
+/* After a removal left x with few slots, merge it with a neighbour when
+ * their slots fit in three quarters of a leaf, keeping occupancy up. */
+SLX_COLD void slx_rebalance(const struct slx_type *ty, struct slx_list *L,
+                            struct slx_leaf *x)
+{
+    struct slx_leaf *h = L->head;
+    /* merging moves slots between leaves: tombstones go first (the head
+     * has none) */
+    slx_purge(ty, x, NULL);
+    slx_purge(ty, slx_next(ty, x, 0), NULL);
+    slx_purge(ty, slx_prev(ty, x, 0), NULL);
+    if (x->n == 0) {
+        /* The sole leaf stays when the list empties: a queue that drains
+         * and refills (the common case of a runqueue) then never unlinks
+         * or allocates. Extents drop it: their gap summaries assume every
+         * linked leaf holds an extent. */
+        if (L->nleaves == 1 && !slx_is_extent(ty))
+            return;
+        slx_drop_leaf(ty, L, x);
+        return;
+    }
+    if (x->n > ty->kpn / 4)
+        return;
+    unsigned room = ty->kpn - ty->kpn / 4;
+    struct slx_leaf *nx = slx_next(ty, x, 0);
+    struct slx_leaf *pv = slx_prev(ty, x, 0);
+    if (nx != h && x->n + nx->n <= room) {
+        slx_compact(ty, x);
+        slx_move_slots(ty, x, x->n, nx, 0, nx->n);
+        x->n = (uint16_t)(x->n + nx->n);
+        nx->n = 0;
+        slx_drop_leaf(ty, L, nx);
+        if (slx_is_extent(ty))
+            slx_gap_fix(ty, L, x);
+    } else if (pv != h && x->n + pv->n <= room) {
+        slx_compact(ty, pv);
+        slx_move_slots(ty, pv, pv->n, x, 0, x->n);
+        pv->n = (uint16_t)(pv->n + x->n);
+        x->n = 0;
+        slx_drop_leaf(ty, L, x);
+    }
+}
+
+/* Remove slot (x, i) without rebalancing; x may be left empty. */
+SLX_HOT void *slx_take_at(const struct slx_type *ty, struct slx_list *L,
+                          struct slx_leaf *x, unsigned i, int trim)
+{
+    size_t ks = ty->ks;
+    unsigned n = x->n, off = slx_off(ty, x);
+    unsigned char *k = slx_keys(ty, x);
+    void **p = slx_ptrs(ty, x);
+    void *e = p[i];
+    unsigned after = n - i - 1u;
+    /* A queue leaf's middle slot becomes a tombstone (see slx_purge),
+     * unless the window is short and has none: then the shift moves at
+     * most 16 slots, and a small queue's pushes keep their fast path
+     * (slx_push_small hands leaves with tombstones to the general push).
+     * A leaf with tombstones never shifts its middle: the shift would
+     * have to carry the tombstone bits. */
+    if (slx_is_queue(ty) && (n > SLX_TOMB_WINDOW || x->dead) && i > 0 &&
+        after > 0) {
+        p[i] = NULL;
+        x->dead = (uint16_t)(x->dead + 1u);
+        if (SLX_BITMAP_LEAF(ty))
+            x->tombs |= UINT64_C(1) << (off + i);
+        slx_unhook(ty, e);
+        L->count--;
+        L->stamp++;
+        return e;
+    }
+    if (slx_is_queue(ty) && i <= after) { /* windowed: close from the front */
+        slx_memmove(k + ks, k, i, ks);
+        slx_memmove(p + 1, p, i, sizeof(void *));
+        x->off = (uint16_t)(n > 1 ? off + 1 : 0);
+    } else {
+        slx_memmove(k + i * ks, k + (i + 1) * ks, after, ks);
+        slx_memmove(p + i, p + i + 1, after, sizeof(void *));
+        if (slx_is_extent(ty)) {
+            unsigned char *la = slx_lasts(ty, x);
+            slx_memmove(la + i * ks, la + (i + 1) * ks, after, ks);
+        }
+        if (n == 1)
+            x->off = 0;
+    }
+    x->n = (uint16_t)(n - 1);
+    slx_unhook(ty, e);
+    if (trim && slx_is_queue(ty) && SLX_UNLIKELY(x->dead))
+        slx_trim(ty, x);
+    if (i == 0 && x->n > 0)
+        slx_min_changed(ty, x);
+    if (slx_is_extent(ty) && x->n > 0) {
+        slx_gap_fix(ty, L, x);
+        if (i == 0)
+            slx_gap_fix(ty, L, slx_prev(ty, x, 0));
+    }
+    L->count--;
+    L->stamp++;
+    return e;
+}
+
+SLX_HOT void *slx_take(const struct slx_type *ty, struct slx_list *L,
+                       struct slx_leaf *x, unsigned i)
+{
+    return slx_take_at(ty, L, x, i, 1);
+}
+
+SLX_HOT void *slx_remove_at(const struct slx_type *ty, struct slx_list *L,
+                            struct slx_leaf *x, unsigned i)
+{
+    void *e = slx_take(ty, L, x, i);
+    /* A sole leaf has no neighbour to merge with and stays when empty
+     * (extents excepted, see slx_rebalance). */
+    if (L->nleaves > 1 ? (unsigned)(x->n - x->dead) <= ty->kpn / 4
+                       : x->n == 0 && slx_is_extent(ty))
+        slx_rebalance(ty, L, x);
+    return e;
+}
+
+/* slx_pop_first of a queue whose first leaf has tombstones. */
+SLX_COLD void *slx_pop_first_dead(const struct slx_type *ty, struct slx_list *L,
+                                  struct slx_leaf *x)
+{
+    void *e = slx_take(ty, L, x, 0);
+    if (x->n == 0 && L->nleaves > 1)
+        slx_rebalance(ty, L, x);
+    return e;
+}
+
+/* The minimum, removed. The first leaf's predecessors on every level are
+ * the head, so its cached first key is refreshed without walking. */
+SLX_HOT void *slx_pop_first(const struct slx_type *ty, struct slx_list *L)
+{
+    struct slx_leaf *x = slx_next(ty, L->head, 0);
+    if (x == L->head || x->n == 0)
+        return NULL;
+    if (!slx_is_queue(ty))
+        return slx_remove_at(ty, L, x, 0);
+    if (SLX_UNLIKELY(x->dead))
+        return slx_pop_first_dead(ty, L, x);
+    /* A queue: slx_take only moves the window's front up (and without
+     * tombstones, none to move past: the trim stays out of this path's
+     * registers). The front leaf drains by pops, so merging its last few
+     * slots with the next leaf would move elements about to leave; it
+     * goes when empty (the sole leaf stays, see slx_rebalance). */
+    void *e = slx_take_at(ty, L, x, 0, 0);
+    if (SLX_UNLIKELY(x->n == 0)) {
+        if (L->nleaves > 1)
+            slx_rebalance(ty, L, x);
+    } else if (L->nleaves > 1) {
+        /* The next pop returns this element, and its caller will read it
+         * (a runqueue its task, a timer wheel its expiry): in a large
+         * queue it was pushed long ago and is cold. (A one-leaf queue's
+         * elements were pushed a few operations ago.) */
+        SLX_PREFETCH(slx_ptrs(ty, x)[0]);
+    }
+    return e;
+}
+
+SLX_HOT void *slx_pop_last(const struct slx_type *ty, struct slx_list *L)
+{
+    struct slx_leaf *x = slx_prev(ty, L->head, 0);
+    if (x == L->head || x->n == 0)
+        return NULL;
+    return slx_remove_at(ty, L, x, x->n - 1u);
+}
+
+/* Where element e sits: (leaf, index) or NULL. Uses the hook when there
+ * is one, else a search plus a scan over equal keys. */
+SLX_HOT struct slx_leaf *slx_locate(const struct slx_type *ty,
+                                    const struct slx_list *L, const void *e,
+                                    unsigned *idx)
+{
+    if (slx_is_queue(ty)) {
+        struct slx_leaf *x = slx_get_hook(ty, e);
+        if (!x || slx_hook(ty, e)->list != L)
+            return NULL; /* not queued, or queued in another list */
+        unsigned i;
+        if (SLX_BITMAP_LEAF(ty) && x->n > 16) {
+            /* no exit branch: a batch of removals overlaps its misses */
+            uint64_t m = slx_match_window(ty, x, e);
+            if (!m)
+                return NULL;
+            i = (unsigned)__builtin_ctzll(m);
+        } else {
+            i = slx_find_ptr(slx_ptrs(ty, x), x->n, e);
+            if (i == x->n)
+                return NULL;
+        }
+        *idx = i;
+        return x;
+    }
+    unsigned char key[SLX_KEY_MAX];
+    ty->key_of(e, key);
+    unsigned i;
+    struct slx_leaf *x = slx_bound(ty, L, key, 1, &i);
+    struct slx_leaf *found = NULL;
+    while (x != L->head && ty->cmp(slx_key(ty, x, i), key) == 0) {
+        if (slx_ptrs(ty, x)[i] == e) {
+            found = x;
+            *idx = i;
+            break;
+        }
+        if (++i == x->n) {
+            x = slx_next(ty, x, 0);
+            i = 0;
+        }
+    }
+    return found;
+}
+
+/* name_erase and name_remove, the general way: find e's slot (through
+ * the hook for a queue, by key otherwise) and take it out. */
+SLX_HOT int slx_erase(const struct slx_type *ty, struct slx_list *L, void *e)
+{
+    unsigned i;
+    if (!e)
+        return -EINVAL;
+    struct slx_leaf *x = slx_locate(ty, L, e, &i);
+    if (!x)
+        return -ENOENT;
+    slx_remove_at(ty, L, x, i);
+    return 0;
+}
+
+/* name_erase_key: remove the first element with key, handing it back. */
+SLX_HOT int slx_erase_key(const struct slx_type *ty, struct slx_list *L,
+                          const void *key, void **out)
+{
+    unsigned i;
+    struct slx_leaf *x = slx_bound(ty, L, key, 1, &i);
+    if (x == L->head || ty->cmp(slx_key(ty, x, i), key) != 0)
+        return -ENOENT;
+    void *e = slx_remove_at(ty, L, x, i);
+    if (out)
+        *out = e;
+    return 0;
+}
+
+/* --- queue fast paths and entry points ----------------------------- */
 
 /* A push's fast path: the list is one leaf with room, the state of every
  * small queue. Returns 0 when it has not pushed (the caller goes the
  * general way). Kept apart so that the function it is inlined into needs
  * few registers and no frame for the common case. */
-SLX_HOT int slx_push_small(const struct slx_type *T, struct slx_list *L,
+SLX_HOT int slx_push_small(const struct slx_type *ty, struct slx_list *L,
                            void *e)
 {
     if (L->nleaves != 1)
         return 0;
-    struct slx_leaf *x = slx_next(T, L->head, 0);
-    if (x->n >= T->kpn || x->dead) /* tombstones: see slx_place */
+    struct slx_leaf *x = slx_next(ty, L->head, 0);
+    if (x->n >= ty->kpn || x->dead) /* tombstones: see slx_place */
         return 0;
     unsigned char key[SLX_KEY_MAX];
-    T->key_of(e, key);
+    ty->key_of(e, key);
     struct slx_slotval v = {key, e, 0};
-    unsigned i = slx_leaf_search(T, x, key, 0);
+    unsigned i = slx_leaf_search(ty, x, key, 0);
     /* Pops move the window right. Pinned at the leaf's end, it would
      * take every later append as a shift of the whole window by one
      * (slx_place): move it back to slot 0 once instead, which leaves
      * kpn - n appends for slx_push_edge (at least kpn / 8, so that the
-     * move costs at most 8 slots per push). Here rather than in slx_place:
-     * there every leaf of a longer queue paid for the test (1.3% more
-     * instructions per hold at 256-1024). */
-    if (i == x->n && x->off + x->n == T->kpn && x->n <= T->kpn - T->kpn / 8)
-        slx_compact(T, x);
-    slx_place(T, x, i, &v);
-    slx_added(T, L, e);
+     * move costs at most 8 slots per push). Here, not in slx_place, so
+     * that longer queues do not pay for the test (docs/performance.md). */
+    if (i == x->n && x->off + x->n == ty->kpn && x->n <= ty->kpn - ty->kpn / 8)
+        slx_compact(ty, x);
+    slx_place(ty, x, i, &v);
+    slx_added(ty, L, e);
     return 1;
 }
 
@@ -2003,28 +2118,29 @@ SLX_HOT int slx_push_small(const struct slx_type *T, struct slx_list *L,
  * the pop freed the slot before it). Returns 0 when it has not pushed.
  * Small, with no calls, so that it inlines into a caller's loop without
  * saving registers. */
-SLX_HOT int slx_push_edge(const struct slx_type *T, struct slx_list *L, void *e)
+SLX_HOT int slx_push_edge(const struct slx_type *ty, struct slx_list *L,
+                          void *e)
 {
-    if (T->hook_off < 0 || L->nleaves != 1)
+    if (!slx_is_queue(ty) || L->nleaves != 1)
         return 0;
-    struct slx_leaf *x = slx_next(T, L->head, 0);
+    struct slx_leaf *x = slx_next(ty, L->head, 0);
     unsigned n = x->n, off = n ? x->off : 0u, s;
     unsigned char key[SLX_KEY_MAX];
-    T->key_of(e, key);
-    unsigned char *k = slx_keys0(T, x);
-    if (off + n < T->kpn &&
-        (n == 0 || !T->less(key, k + (size_t)(off + n - 1u) * T->ks)))
+    ty->key_of(e, key);
+    unsigned char *k = slx_keys0(ty, x);
+    if (off + n < ty->kpn &&
+        (n == 0 || !ty->less(key, k + (size_t)(off + n - 1u) * ty->ks)))
         s = off + n;
-    else if (off > 0 && T->less(key, k + (size_t)off * T->ks))
+    else if (off > 0 && ty->less(key, k + (size_t)off * ty->ks))
         s = --off;
     else
         return 0;
-    memcpy(k + (size_t)s * T->ks, key, T->ks);
-    slx_ptrs0(T, x)[s] = e;
+    memcpy(k + (size_t)s * ty->ks, key, ty->ks);
+    slx_ptrs0(ty, x)[s] = e;
     x->off = (uint16_t)off;
     x->n = (uint16_t)(n + 1u);
-    slx_set_hook(T, e, x);
-    slx_added(T, L, e);
+    slx_set_hook(ty, e, x);
+    slx_added(ty, L, e);
     return 1;
 }
 
@@ -2032,55 +2148,23 @@ SLX_HOT int slx_push_edge(const struct slx_type *T, struct slx_list *L, void *e)
  * (the window's front moves up; an emptied sole leaf stays). NULL when
  * the caller must take the general way (slx_pop_first), which also
  * answers for an empty queue. It repeats slx_take_at's front case rather
- * than calling it: that one also asks whether the leaf's first key has
- * copies to refresh, which a sole leaf never has (2-5 instructions more
- * per hold at 1-16 queued under callgrind). */
-SLX_HOT void *slx_pop_edge(const struct slx_type *T, struct slx_list *L)
+ * than calling it, which would ask whether the leaf's first key has
+ * copies to refresh: a sole leaf never has (docs/performance.md). */
+SLX_HOT void *slx_pop_edge(const struct slx_type *ty, struct slx_list *L)
 {
-    if (T->hook_off < 0 || L->nleaves != 1)
+    if (!slx_is_queue(ty) || L->nleaves != 1)
         return NULL;
-    struct slx_leaf *x = slx_next(T, L->head, 0);
+    struct slx_leaf *x = slx_next(ty, L->head, 0);
     unsigned n = x->n, off = x->off;
     if (n == 0 || x->dead)
         return NULL;
-    void *e = slx_ptrs0(T, x)[off];
+    void *e = slx_ptrs0(ty, x)[off];
     x->off = (uint16_t)(n > 1 ? off + 1u : 0u);
     x->n = (uint16_t)(n - 1u);
-    slx_unhook(T, e);
+    slx_unhook(ty, e);
     L->count--;
     L->stamp++;
     return e;
-}
-
-/* Whether key goes into the last leaf (at or after its first key, after
- * equal keys). Queues ask before descending: a queue's pushes are mostly
- * later than most of what is queued (the hold model sends a large share
- * into the last leaf), and that leaf is hot. */
-SLX_HOT int slx_goes_last(const struct slx_type *T, const struct slx_list *L,
-                          const void *key)
-{
-    const struct slx_leaf *last = slx_prev(T, L->head, 0);
-    return last != L->head && last->n > 0 && !T->less(key, slx_keys(T, last));
-}
-
-/* After every equal key: FIFO among duplicates. */
-SLX_HOT int slx_insert_multi(const struct slx_type *T, struct slx_list *L,
-                             void *e)
-{
-    if (!e)
-        return -EINVAL;
-    unsigned char key[SLX_KEY_MAX];
-    T->key_of(e, key);
-    struct slx_leaf *x;
-    if (L->nleaves == 1) /* a small list or queue: no levels to descend */
-        x = slx_next(T, L->head, 0);
-    else if (T->hook_off >= 0 && slx_goes_last(T, L, key))
-        x = slx_prev(T, L->head, 0);
-    else
-        x = slx_descend(T, L, key, 0);
-    unsigned i = x == L->head ? 0 : slx_leaf_search(T, x, key, 0);
-    struct slx_slotval v = {key, e, 0};
-    return slx_insert_slot(T, L, x, i, &v);
 }
 
 /* A queue removal's fast path: e in a sole leaf whose window is at most
@@ -2090,18 +2174,18 @@ SLX_HOT int slx_insert_multi(const struct slx_type *T, struct slx_list *L,
  * the general way (slx_locate, slx_remove_at), which also answers for an
  * e not queued in L. Kept this small so that a caller's removal loop,
  * into which it is inlined, keeps its values in registers. */
-SLX_HOT int slx_remove_small(const struct slx_type *T, struct slx_list *L,
+SLX_HOT int slx_remove_small(const struct slx_type *ty, struct slx_list *L,
                              void *e)
 {
-    if (T->hook_off < 0 || L->nleaves != 1)
+    if (!slx_is_queue(ty) || L->nleaves != 1)
         return 0;
-    struct slx_leaf *x = slx_get_hook(T, e);
-    if (!x || slx_hook(T, e)->list != L || x->n > 16 || x->dead)
+    struct slx_leaf *x = slx_get_hook(ty, e);
+    if (!x || slx_hook(ty, e)->list != L || x->n > 16 || x->dead)
         return 0;
-    unsigned i = slx_find_ptr(slx_ptrs(T, x), x->n, e);
+    unsigned i = slx_find_ptr(slx_ptrs(ty, x), x->n, e);
     if (i == x->n)
         return 0;
-    slx_take_at(T, L, x, i, 0);
+    slx_take_at(ty, L, x, i, 0);
     return 1;
 }
 
@@ -2109,106 +2193,79 @@ SLX_HOT int slx_remove_small(const struct slx_type *T, struct slx_list *L,
  * keys). In place when the order allows, else take it out and insert it
  * again; should that insert fail for memory, e goes back where it was
  * (its old slot is still free), so -ENOMEM leaves e queued at its old key. */
-SLX_COLD int slx_requeue(const struct slx_type *T, struct slx_list *L, void *e)
+SLX_COLD int slx_requeue(const struct slx_type *ty, struct slx_list *L, void *e)
 {
     unsigned i;
     if (!e)
         return -EINVAL;
-    struct slx_leaf *x = slx_locate(T, L, e, &i);
+    struct slx_leaf *x = slx_locate(ty, L, e, &i);
     if (!x)
         return -ENOENT;
     unsigned char key[SLX_KEY_MAX];
-    T->key_of(e, key);
+    ty->key_of(e, key);
     struct slx_leaf *h = L->head;
-    struct slx_leaf *pv = slx_prev(T, x, 0);
-    struct slx_leaf *nx = slx_next(T, x, 0);
-    const void *before = i > 0     ? slx_key(T, x, i - 1)
-                         : pv != h ? slx_key(T, pv, pv->n - 1u)
+    struct slx_leaf *pv = slx_prev(ty, x, 0);
+    struct slx_leaf *nx = slx_next(ty, x, 0);
+    const void *before = i > 0     ? slx_key(ty, x, i - 1)
+                         : pv != h ? slx_key(ty, pv, pv->n - 1u)
                                    : NULL;
-    const void *after = i + 1u < x->n ? slx_key(T, x, i + 1)
-                        : nx != h     ? slx_nmin(T, x, 0)
+    const void *after = i + 1u < x->n ? slx_key(ty, x, i + 1)
+                        : nx != h     ? slx_nmin(ty, x, 0)
                                       : NULL;
-    if ((!before || T->cmp(before, key) <= 0) &&
-        (!after || T->cmp(key, after) < 0)) {
-        memcpy(slx_key(T, x, i), key, T->ks);
+    if ((!before || ty->cmp(before, key) <= 0) &&
+        (!after || ty->cmp(key, after) < 0)) {
+        memcpy(slx_key(ty, x, i), key, ty->ks);
         if (i == 0)
-            slx_min_changed(T, x);
+            slx_min_changed(ty, x);
         L->stamp++;
         return 0;
     }
     /* Reserve the one leaf the re-insert may need, so that once e is out
      * nothing can fail: -ENOMEM here leaves e queued at its old key. */
     if (!L->spare) {
-        L->spare = slx_alloc_leaf(T, L, slx_random_level(T, L));
+        L->spare = slx_alloc_leaf(ty, L, slx_random_level(ty, L));
         if (!L->spare)
             return -ENOMEM;
     }
-    slx_remove_at(T, L, x, i);
-    int rc = slx_insert_multi(T, L, e);
+    slx_remove_at(ty, L, x, i);
+    int rc = slx_insert_multi(ty, L, e);
     (void)rc; /* cannot fail: the spare covers the only allocation */
-    return 0;
-}
-
-/* name_erase and name_remove, the general way: find e's slot (through
- * the hook for a queue, by key otherwise) and take it out. */
-SLX_HOT int slx_erase(const struct slx_type *T, struct slx_list *L, void *e)
-{
-    unsigned i;
-    if (!e)
-        return -EINVAL;
-    struct slx_leaf *x = slx_locate(T, L, e, &i);
-    if (!x)
-        return -ENOENT;
-    slx_remove_at(T, L, x, i);
     return 0;
 }
 
 /* name_push past its inline edge case: a sole leaf with room, else the
  * general insert after equal keys. */
-SLX_HOT int slx_push_slow(const struct slx_type *T, struct slx_list *L, void *e)
+SLX_HOT int slx_push_slow(const struct slx_type *ty, struct slx_list *L,
+                          void *e)
 {
-    if (slx_push_small(T, L, e))
+    if (slx_push_small(ty, L, e))
         return 0;
-    return slx_insert_multi(T, L, e);
-}
-
-/* name_erase_key: remove the first element with key, handing it back. */
-SLX_HOT int slx_erase_key(const struct slx_type *T, struct slx_list *L,
-                          const void *key, void **out)
-{
-    unsigned i;
-    struct slx_leaf *x = slx_bound(T, L, key, 1, &i);
-    if (x == L->head || T->cmp(slx_key(T, x, i), key) != 0)
-        return -ENOENT;
-    void *e = slx_remove_at(T, L, x, i);
-    if (out)
-        *out = e;
-    return 0;
+    return slx_insert_multi(ty, L, e);
 }
 
 /* Whether e is queued (in L, or in any queue when L is NULL). */
-SLX_HOT bool slx_queued(const struct slx_type *T, const struct slx_list *L,
+SLX_HOT bool slx_queued(const struct slx_type *ty, const struct slx_list *L,
                         const void *e)
 {
-    const struct skiplist_hook *h = slx_hook(T, e);
+    const struct skiplist_hook *h = slx_hook(ty, e);
     return h->leaf != NULL && (!L || h->list == L);
 }
 
 /* name_push's checks: -EINVAL for no element, -EEXIST when e is queued in
  * this queue. Only a hook naming L with a leaf counts as queued: a hook
  * never zeroed (stack or malloc garbage) is overwritten, never trusted. */
-SLX_HOT int slx_push_refused(const struct slx_type *T, const struct slx_list *L,
-                             const void *e)
+SLX_HOT int slx_push_refused(const struct slx_type *ty,
+                             const struct slx_list *L, const void *e)
 {
     if (!e)
         return -EINVAL;
-    const struct skiplist_hook *h = slx_hook(T, e);
+    const struct skiplist_hook *h = slx_hook(ty, e);
     return h->leaf && h->list == L ? -EEXIST : 0;
 }
 
 /* --- iteration ----------------------------------------------------- */
 
-SLX_HOT void *slx_iter_set(struct slx_iter *it, const struct slx_type *T,
+SLX_HOT void *slx_iter_set(struct slx_iter *it, const struct slx_type *ty,
                            const struct slx_list *L, struct slx_leaf *x,
                            unsigned i)
 {
@@ -2216,59 +2273,59 @@ SLX_HOT void *slx_iter_set(struct slx_iter *it, const struct slx_type *T,
     it->leaf = x;
     it->idx = i;
     it->stamp = L->stamp;
-    return slx_slot(T, L, x, i);
+    return slx_slot(ty, L, x, i);
 }
 
-SLX_HOT void *slx_iter_first(struct slx_iter *it, const struct slx_type *T,
+SLX_HOT void *slx_iter_first(struct slx_iter *it, const struct slx_type *ty,
                              const struct slx_list *L)
 {
-    return slx_iter_set(it, T, L, slx_next(T, L->head, 0), 0);
+    return slx_iter_set(it, ty, L, slx_next(ty, L->head, 0), 0);
 }
 
-SLX_HOT void *slx_iter_last(struct slx_iter *it, const struct slx_type *T,
+SLX_HOT void *slx_iter_last(struct slx_iter *it, const struct slx_type *ty,
                             const struct slx_list *L)
 {
-    struct slx_leaf *x = slx_prev(T, L->head, 0);
-    return slx_iter_set(it, T, L, x, x == L->head ? 0 : x->n - 1u);
+    struct slx_leaf *x = slx_prev(ty, L->head, 0);
+    return slx_iter_set(it, ty, L, x, x == L->head ? 0 : x->n - 1u);
 }
 
-SLX_HOT void *slx_iter_seek(struct slx_iter *it, const struct slx_type *T,
+SLX_HOT void *slx_iter_seek(struct slx_iter *it, const struct slx_type *ty,
                             const struct slx_list *L, const void *key)
 {
     unsigned i;
-    struct slx_leaf *x = slx_bound(T, L, key, 1, &i);
-    return slx_iter_set(it, T, L, x, i);
+    struct slx_leaf *x = slx_bound(ty, L, key, 1, &i);
+    return slx_iter_set(it, ty, L, x, i);
 }
 
-SLX_HOT void *slx_iter_get(const struct slx_type *T, const struct slx_iter *it)
+SLX_HOT void *slx_iter_get(const struct slx_type *ty, const struct slx_iter *it)
 {
-    return slx_slot(T, it->list, it->leaf, it->idx);
+    return slx_slot(ty, it->list, it->leaf, it->idx);
 }
 
-SLX_HOT void *slx_iter_next(const struct slx_type *T, struct slx_iter *it)
+SLX_HOT void *slx_iter_next(const struct slx_type *ty, struct slx_iter *it)
 {
     const struct slx_list *L = it->list;
     struct slx_leaf *x = it->leaf;
     if (x == L->head)
         return NULL;
     if (++it->idx >= x->n) {
-        x = slx_next(T, x, 0);
+        x = slx_next(ty, x, 0);
         it->leaf = x;
         it->idx = 0;
         if (x == L->head)
             return NULL;
     }
-    if (T->hook_off >= 0)
-        it->idx = slx_live_from(T, x, it->idx);
-    return slx_ptrs(T, x)[it->idx];
+    if (slx_is_queue(ty))
+        it->idx = slx_live_from(ty, x, it->idx);
+    return slx_ptrs(ty, x)[it->idx];
 }
 
-SLX_HOT void *slx_iter_prev(const struct slx_type *T, struct slx_iter *it)
+SLX_HOT void *slx_iter_prev(const struct slx_type *ty, struct slx_iter *it)
 {
     const struct slx_list *L = it->list;
     struct slx_leaf *x = it->leaf;
     if (x == L->head || it->idx == 0 || it->idx > x->n) {
-        x = slx_prev(T, x, 0);
+        x = slx_prev(ty, x, 0);
         if (x == L->head) { /* before the start: park at the end */
             it->leaf = x;
             it->idx = 0;
@@ -2278,106 +2335,106 @@ SLX_HOT void *slx_iter_prev(const struct slx_type *T, struct slx_iter *it)
         it->idx = x->n;
     }
     /* a tombstone has a live slot before it (see slx_purge) */
-    it->idx = (T->hook_off >= 0 ? slx_live_end(T, x, it->idx) : it->idx) - 1u;
-    return slx_ptrs(T, x)[it->idx];
+    it->idx = (slx_is_queue(ty) ? slx_live_end(ty, x, it->idx) : it->idx) - 1u;
+    return slx_ptrs(ty, x)[it->idx];
 }
 
 /* FOREACH_SAFE: the body may have erased the element before `e`; find e
  * again when anything changed since the iterator was positioned. */
-SLX_HOT void *slx_iter_resync(const struct slx_type *T, struct slx_iter *it,
+SLX_HOT void *slx_iter_resync(const struct slx_type *ty, struct slx_iter *it,
                               void *e)
 {
     if (!e || it->stamp == it->list->stamp)
         return e;
     unsigned i;
-    struct slx_leaf *x = slx_locate(T, it->list, e, &i);
+    struct slx_leaf *x = slx_locate(ty, it->list, e, &i);
     if (!x)
         return NULL; /* e itself was erased: stop */
-    slx_iter_set(it, T, it->list, x, i);
+    slx_iter_set(it, ty, it->list, x, i);
     return e;
 }
 
 /* --- extent face --------------------------------------------------- */
 
 /* The extent containing point p, as (leaf, index), or NULL. */
-SLX_HOT struct slx_leaf *slx_ext_lookup(const struct slx_type *T,
+SLX_HOT struct slx_leaf *slx_ext_lookup(const struct slx_type *ty,
                                         const struct slx_list *L, uint64_t p,
                                         unsigned *idx)
 {
     unsigned char key[8];
-    slx_store_u(T, key, p);
-    struct slx_leaf *x = slx_descend(T, L, key, 0);
+    slx_store_u(ty, key, p);
+    struct slx_leaf *x = slx_descend(ty, L, key, 0);
     if (x == L->head)
         return NULL;
-    unsigned i = slx_leaf_search(T, x, key, 0) - 1u;
-    if (slx_load_u(T, slx_lasts(T, x) + (size_t)i * T->ks) < p)
+    unsigned i = slx_leaf_search(ty, x, key, 0) - 1u;
+    if (slx_load_u(ty, slx_lasts(ty, x) + (size_t)i * ty->ks) < p)
         return NULL;
     *idx = i;
     return x;
 }
 
 /* First extent overlapping [a, b] (inclusive b), as (leaf, index). */
-SLX_HOT struct slx_leaf *slx_ext_first_overlap(const struct slx_type *T,
+SLX_HOT struct slx_leaf *slx_ext_first_overlap(const struct slx_type *ty,
                                                const struct slx_list *L,
                                                uint64_t a, uint64_t b,
                                                unsigned *idx)
 {
     unsigned char key[8];
-    slx_store_u(T, key, a);
-    struct slx_leaf *x = slx_descend(T, L, key, 0);
+    slx_store_u(ty, key, a);
+    struct slx_leaf *x = slx_descend(ty, L, key, 0);
     unsigned i;
     if (x != L->head) {
-        i = slx_leaf_search(T, x, key, 0) - 1u; /* last start <= a */
-        if (slx_load_u(T, slx_lasts(T, x) + (size_t)i * T->ks) < a) {
+        i = slx_leaf_search(ty, x, key, 0) - 1u; /* last start <= a */
+        if (slx_load_u(ty, slx_lasts(ty, x) + (size_t)i * ty->ks) < a) {
             if (++i == x->n) {
-                x = slx_next(T, x, 0);
+                x = slx_next(ty, x, 0);
                 i = 0;
             }
         }
     } else {
-        x = slx_next(T, x, 0);
+        x = slx_next(ty, x, 0);
         i = 0;
     }
-    if (x == L->head || slx_load_u(T, slx_key(T, x, i)) > b)
+    if (x == L->head || slx_load_u(ty, slx_key(ty, x, i)) > b)
         return NULL;
     *idx = i;
     return x;
 }
 
-SLX_HOT void *slx_ext_lookup_elem(const struct slx_type *T,
+SLX_HOT void *slx_ext_lookup_elem(const struct slx_type *ty,
                                   const struct slx_list *L, uint64_t p)
 {
     unsigned i;
-    struct slx_leaf *x = slx_ext_lookup(T, L, p, &i);
-    return x ? slx_ptrs(T, x)[i] : NULL;
+    struct slx_leaf *x = slx_ext_lookup(ty, L, p, &i);
+    return x ? slx_ptrs(ty, x)[i] : NULL;
 }
 
 /* name_first_overlap: the first extent overlapping [lo, hi]. */
-SLX_HOT int slx_ext_overlap(const struct slx_type *T, const struct slx_list *L,
+SLX_HOT int slx_ext_overlap(const struct slx_type *ty, const struct slx_list *L,
                             uint64_t lo, uint64_t hi, void **out)
 {
     unsigned i;
     if (lo > hi)
         return -EINVAL;
-    struct slx_leaf *x = slx_ext_first_overlap(T, L, lo, hi, &i);
+    struct slx_leaf *x = slx_ext_first_overlap(ty, L, lo, hi, &i);
     if (!x)
         return -ENOENT;
     if (out)
-        *out = slx_ptrs(T, x)[i];
+        *out = slx_ptrs(ty, x)[i];
     return 0;
 }
 
 /* name_iter_overlap: position it on the first extent overlapping [lo, hi]
  * (at the end when there is none, or lo > hi) and remember hi. */
 SLX_HOT void *slx_ext_iter_overlap(struct slx_iter *it,
-                                   const struct slx_type *T,
+                                   const struct slx_type *ty,
                                    const struct slx_list *L, uint64_t lo,
                                    uint64_t hi)
 {
     unsigned i = 0;
     struct slx_leaf *x =
-        lo <= hi ? slx_ext_first_overlap(T, L, lo, hi, &i) : NULL;
-    void *e = slx_iter_set(it, T, L, x ? x : L->head, i);
+        lo <= hi ? slx_ext_first_overlap(ty, L, lo, hi, &i) : NULL;
+    void *e = slx_iter_set(it, ty, L, x ? x : L->head, i);
     it->lim = hi;
     return e;
 }
@@ -2385,32 +2442,32 @@ SLX_HOT void *slx_ext_iter_overlap(struct slx_iter *it,
 /* name_iter_next_overlap: the next extent while it starts at or before
  * the range's last point; the start is read from the leaf, not the
  * element. */
-SLX_HOT void *slx_ext_iter_next_overlap(const struct slx_type *T,
+SLX_HOT void *slx_ext_iter_next_overlap(const struct slx_type *ty,
                                         struct slx_iter *it)
 {
-    void *e = slx_iter_next(T, it);
-    if (!e || slx_load_u(T, slx_key(T, it->leaf, it->idx)) > it->lim)
+    void *e = slx_iter_next(ty, it);
+    if (!e || slx_load_u(ty, slx_key(ty, it->leaf, it->idx)) > it->lim)
         return NULL;
     return e;
 }
 
-SLX_HOT int slx_ext_insert(const struct slx_type *T, struct slx_list *L,
+SLX_HOT int slx_ext_insert(const struct slx_type *ty, struct slx_list *L,
                            void *e, uint64_t start, uint64_t size, void **clash)
 {
-    if (!e || size == 0 || size - 1 > T->key_max - start)
+    if (!e || size == 0 || size - 1 > ty->key_max - start)
         return -EINVAL;
     uint64_t last = start + size - 1;
     unsigned char key[8];
-    slx_store_u(T, key, start);
-    struct slx_leaf *x = slx_descend(T, L, key, 0);
+    slx_store_u(ty, key, start);
+    struct slx_leaf *x = slx_descend(ty, L, key, 0);
     unsigned i = 0;
     if (x != L->head) {
-        i = slx_leaf_search(T, x, key, 0); /* first start > start */
+        i = slx_leaf_search(ty, x, key, 0); /* first start > start */
         uint64_t plast =
-            slx_load_u(T, slx_lasts(T, x) + (size_t)(i - 1) * T->ks);
+            slx_load_u(ty, slx_lasts(ty, x) + (size_t)(i - 1) * ty->ks);
         if (plast >= start) {
             if (clash)
-                *clash = slx_ptrs(T, x)[i - 1];
+                *clash = slx_ptrs(ty, x)[i - 1];
             return -EEXIST;
         }
     }
@@ -2418,27 +2475,28 @@ SLX_HOT int slx_ext_insert(const struct slx_type *T, struct slx_list *L,
     struct slx_leaf *sx = x;
     unsigned si = i;
     if (x == L->head || si == x->n) {
-        sx = slx_next(T, x, 0);
+        sx = slx_next(ty, x, 0);
         si = 0;
     }
-    if (sx != L->head && slx_load_u(T, slx_key(T, sx, si)) <= last) {
+    if (sx != L->head && slx_load_u(ty, slx_key(ty, sx, si)) <= last) {
         if (clash)
-            *clash = slx_ptrs(T, sx)[si];
+            *clash = slx_ptrs(ty, sx)[si];
         return -EEXIST;
     }
     struct slx_slotval v = {key, e, last};
-    return slx_insert_at(T, L, x, i, &v);
+    return slx_insert_at(ty, L, x, i, &v);
 }
 
 /* name_insert of the extent face: e's own start and size. */
-SLX_HOT int slx_ext_insert_elem(const struct slx_type *T, struct slx_list *L,
+SLX_HOT int slx_ext_insert_elem(const struct slx_type *ty, struct slx_list *L,
                                 void *e, void **clash)
 {
     if (!e)
         return -EINVAL;
     unsigned char start[8];
-    T->key_of(e, start);
-    return slx_ext_insert(T, L, e, slx_load_u(T, start), T->size_of(e), clash);
+    ty->key_of(e, start);
+    return slx_ext_insert(ty, L, e, slx_load_u(ty, start), ty->size_of(e),
+                          clash);
 }
 
 /* Hole search. A request: size, alignment mask and the window [lo, hi]. */
@@ -2476,32 +2534,32 @@ SLX_HOT int slx_fit(struct slx_holereq *r, uint64_t gs, uint64_t ge)
 }
 
 /* The free runs owned by leaf x (see slx_leaf_runs), tried in order. */
-SLX_COLD int slx_hole_in_leaf(const struct slx_type *T,
+SLX_COLD int slx_hole_in_leaf(const struct slx_type *ty,
                               const struct slx_list *L,
                               const struct slx_leaf *x, struct slx_holereq *r)
 {
-    struct slx_leaf *nx = slx_next(T, x, 0);
+    struct slx_leaf *nx = slx_next(ty, x, 0);
     int at_end = nx == L->head;
     if (x == L->head) {
         if (at_end)
-            return slx_fit(r, 0, T->key_max);
-        uint64_t first = slx_load_u(T, slx_nmin(T, x, 0));
+            return slx_fit(r, 0, ty->key_max);
+        uint64_t first = slx_load_u(ty, slx_nmin(ty, x, 0));
         return first > 0 && slx_fit(r, 0, first - 1);
     }
     unsigned n = x->n;
-    const unsigned char *lasts = slx_lasts(T, x);
+    const unsigned char *lasts = slx_lasts(ty, x);
     for (unsigned k = 0; k < n; k++) {
         unsigned j = r->highest ? n - 1 - k : k;
-        uint64_t last = slx_load_u(T, lasts + (size_t)j * T->ks);
-        if (last == T->key_max)
+        uint64_t last = slx_load_u(ty, lasts + (size_t)j * ty->ks);
+        if (last == ty->key_max)
             continue;
         uint64_t ge;
         if (j + 1 < n)
-            ge = slx_load_u(T, slx_key(T, x, j + 1)) - 1;
+            ge = slx_load_u(ty, slx_key(ty, x, j + 1)) - 1;
         else if (!at_end)
-            ge = slx_load_u(T, slx_nmin(T, x, 0)) - 1;
+            ge = slx_load_u(ty, slx_nmin(ty, x, 0)) - 1;
         else
-            ge = T->key_max;
+            ge = ty->key_max;
         if (ge > last && slx_fit(r, last + 1, ge))
             return 1;
     }
@@ -2511,50 +2569,50 @@ SLX_COLD int slx_hole_in_leaf(const struct slx_type *T,
 /* May the span of link l of x hold the request? Its largest run must be
  * large enough and the span must reach into the window: its runs start
  * after x's first key and end before the next leaf's first key. */
-SLX_HOT int slx_span_may_fit(const struct slx_type *T, const struct slx_list *L,
-                             struct slx_leaf *x, unsigned l,
-                             const struct slx_holereq *r)
+SLX_HOT int slx_span_may_fit(const struct slx_type *ty,
+                             const struct slx_list *L, struct slx_leaf *x,
+                             unsigned l, const struct slx_holereq *r)
 {
-    const uint64_t *g = slx_gap(T, x, l);
+    const uint64_t *g = slx_gap(ty, x, l);
     if (g[0] < r->size || g[1] < r->need)
         return 0;
-    if (x != L->head && slx_load_u(T, slx_key(T, x, 0)) >= r->hi)
+    if (x != L->head && slx_load_u(ty, slx_key(ty, x, 0)) >= r->hi)
         return 0;
-    struct slx_leaf *nx = slx_next(T, x, l);
-    if (nx != L->head && slx_load_u(T, slx_nmin(T, x, l)) <= r->lo)
+    struct slx_leaf *nx = slx_next(ty, x, l);
+    if (nx != L->head && slx_load_u(ty, slx_nmin(ty, x, l)) <= r->lo)
         return 0;
     return 1;
 }
 
 /* Search the leaves of level l from x up to (not including) end. */
-SLX_COLD int slx_hole_span(const struct slx_type *T, const struct slx_list *L,
+SLX_COLD int slx_hole_span(const struct slx_type *ty, const struct slx_list *L,
                            struct slx_leaf *x, struct slx_leaf *end, unsigned l,
                            struct slx_holereq *r)
 {
     if (!r->highest) {
         struct slx_leaf *c = x;
         do {
-            struct slx_leaf *nx = slx_next(T, c, l);
-            if (slx_span_may_fit(T, L, c, l, r)) {
-                if (l == 0 ? slx_hole_in_leaf(T, L, c, r)
-                           : slx_hole_span(T, L, c, nx, l - 1, r))
+            struct slx_leaf *nx = slx_next(ty, c, l);
+            if (slx_span_may_fit(ty, L, c, l, r)) {
+                if (l == 0 ? slx_hole_in_leaf(ty, L, c, r)
+                           : slx_hole_span(ty, L, c, nx, l - 1, r))
                     return 1;
             }
             c = nx;
         } while (c != end);
     } else {
         /* Backwards: the last leaf of the span on level l is end's prev. */
-        struct slx_leaf *c = slx_prev(T, end, l);
+        struct slx_leaf *c = slx_prev(ty, end, l);
         for (;;) {
-            if (slx_span_may_fit(T, L, c, l, r)) {
+            if (slx_span_may_fit(ty, L, c, l, r)) {
                 if (l == 0
-                        ? slx_hole_in_leaf(T, L, c, r)
-                        : slx_hole_span(T, L, c, slx_next(T, c, l), l - 1, r))
+                        ? slx_hole_in_leaf(ty, L, c, r)
+                        : slx_hole_span(ty, L, c, slx_next(ty, c, l), l - 1, r))
                     return 1;
             }
             if (c == x)
                 break;
-            c = slx_prev(T, c, l);
+            c = slx_prev(ty, c, l);
         }
     }
     return 0;
@@ -2564,15 +2622,15 @@ SLX_COLD int slx_hole_span(const struct slx_type *T, const struct slx_list *L,
  * whose extent fits in the free space of [lo, hi] (inclusive). The size
  * comes from the element, so e and its slot can never disagree; only
  * e's start is written, and only on success. */
-SLX_COLD int slx_ext_insert_hole(const struct slx_type *T, struct slx_list *L,
+SLX_COLD int slx_ext_insert_hole(const struct slx_type *ty, struct slx_list *L,
                                  void *e, uint64_t align, uint64_t lo,
                                  uint64_t hi, int flags)
 {
     if (!e)
         return -EINVAL;
-    uint64_t size = T->size_of(e);
+    uint64_t size = ty->size_of(e);
     if (size == 0 || align == 0 || (align & (align - 1)) != 0 || lo > hi ||
-        hi > T->key_max ||
+        hi > ty->key_max ||
         (flags != SKIPLIST_HOLE_LOWEST && flags != SKIPLIST_HOLE_HIGHEST))
         return -EINVAL;
     /* A fit [s, s + size) with s a multiple of align holds the aligned
@@ -2589,17 +2647,17 @@ SLX_COLD int slx_ext_insert_hole(const struct slx_type *T, struct slx_list *L,
         return -ENOSPC;
     int ok;
     if (L->top == 0)
-        ok = slx_fit(&r, 0, T->key_max);
+        ok = slx_fit(&r, 0, ty->key_max);
     else
-        ok = slx_hole_span(T, L, L->head, L->head, L->top - 1, &r);
+        ok = slx_hole_span(ty, L, L->head, L->head, L->top - 1, &r);
     if (!ok)
         return -ENOSPC;
     unsigned char old[8];
-    T->key_of(e, old);
-    T->set_start(e, r.found);
-    int rc = slx_ext_insert(T, L, e, r.found, size, NULL);
+    ty->key_of(e, old);
+    ty->set_start(e, r.found);
+    int rc = slx_ext_insert(ty, L, e, r.found, size, NULL);
     if (rc)
-        T->set_start(e, slx_load_u(T, old)); /* -ENOMEM: e as it was */
+        ty->set_start(e, slx_load_u(ty, old)); /* -ENOMEM: e as it was */
     return rc;
 }
 
@@ -2619,87 +2677,87 @@ SLX_COLD SLX_PRINTF(3, 4) int slx_fail(char *why, size_t len, const char *fmt,
     return -EINVAL;
 }
 
-SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
+SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
                        char *why, size_t len)
 {
     struct slx_leaf *h = L->head;
     if (!h)
         return slx_fail(why, len, "list not initialised");
-    if (h->level != T->max_level || h->n != 0)
+    if (h->level != ty->max_level || h->n != 0)
         return slx_fail(why, len, "head level %zu / n %zu wrong",
                         (size_t)(h->level), (size_t)(h->n));
-    if (L->top > T->max_level)
+    if (L->top > ty->max_level)
         return slx_fail(why, len, "top %zu above max level %zu",
-                        (size_t)(L->top), (size_t)(T->max_level));
+                        (size_t)(L->top), (size_t)(ty->max_level));
     unsigned char kbuf[SLX_KEY_MAX];
     size_t count = 0, nleaves = 0;
     unsigned maxlvl = 0;
     struct slx_leaf *prevleaf = h;
-    for (struct slx_leaf *x = slx_next(T, h, 0); x != h;
-         x = slx_next(T, x, 0)) {
+    for (struct slx_leaf *x = slx_next(ty, h, 0); x != h;
+         x = slx_next(ty, x, 0)) {
         nleaves++;
         if (nleaves > L->nleaves + 1)
             return slx_fail(why, len, "level 0 longer than %zu leaves",
                             (size_t)(L->nleaves));
-        if (slx_prev(T, x, 0) != prevleaf)
+        if (slx_prev(ty, x, 0) != prevleaf)
             return slx_fail(why, len, "leaf %zu: prev link broken on level %zu",
                             nleaves, (size_t)(0));
         int sole_empty = x->n == 0 && L->count == 0 && L->nleaves == 1 &&
-                         !T->extent; /* kept when the list empties */
-        if ((x->n == 0 && !sole_empty) || x->n > T->kpn)
+                         !slx_is_extent(ty); /* kept when the list empties */
+        if ((x->n == 0 && !sole_empty) || x->n > ty->kpn)
             return slx_fail(why, len, "leaf %zu holds %zu slots", nleaves,
                             (size_t)(x->n));
-        if ((size_t)x->off + x->n > T->kpn || (T->hook_off < 0 && x->off))
+        if ((size_t)x->off + x->n > ty->kpn || (!slx_is_queue(ty) && x->off))
             return slx_fail(why, len, "leaf %zu: slot window starts at %zu",
                             nleaves, (size_t)(x->off));
-        if (x->level == 0 || x->level > T->max_level)
+        if (x->level == 0 || x->level > ty->max_level)
             return slx_fail(why, len, "leaf %zu has level %zu", nleaves,
                             (size_t)(x->level));
         if (x->level > maxlvl)
             maxlvl = x->level;
-        if (!sole_empty && !slx_sole_queue_leaf(T, x) &&
-            T->cmp(slx_nmin(T, prevleaf, 0), slx_key(T, x, 0)) != 0)
+        if (!sole_empty && !slx_sole_queue_leaf(ty, x) &&
+            ty->cmp(slx_nmin(ty, prevleaf, 0), slx_key(ty, x, 0)) != 0)
             return slx_fail(why, len, "leaf %zu: cached first key stale",
                             nleaves);
-        if (prevleaf != h && T->cmp(slx_key(T, prevleaf, prevleaf->n - 1u),
-                                    slx_key(T, x, 0)) > 0)
+        if (prevleaf != h && ty->cmp(slx_key(ty, prevleaf, prevleaf->n - 1u),
+                                     slx_key(ty, x, 0)) > 0)
             return slx_fail(why, len,
                             "leaf %zu: first key below previous leaf's last",
                             nleaves);
-        void **p = slx_ptrs(T, x);
+        void **p = slx_ptrs(ty, x);
         unsigned dead = 0;
         uint64_t tombs = 0;
         for (unsigned i = 0; i < x->n; i++) {
-            if (i > 0 && T->cmp(slx_key(T, x, i - 1), slx_key(T, x, i)) > 0)
+            if (i > 0 && ty->cmp(slx_key(ty, x, i - 1), slx_key(ty, x, i)) > 0)
                 return slx_fail(why, len, "leaf %zu slot %zu out of order",
                                 nleaves, (size_t)(i));
             /* a queue's tombstone: never at either end of the window */
-            if (!p[i] && T->hook_off >= 0 && i > 0 && i + 1u < x->n) {
+            if (!p[i] && slx_is_queue(ty) && i > 0 && i + 1u < x->n) {
                 dead++;
-                if (SLX_BITMAP_LEAF(T))
+                if (SLX_BITMAP_LEAF(ty))
                     tombs |= UINT64_C(1) << (x->off + i);
                 continue;
             }
             if (!p[i])
                 return slx_fail(why, len, "leaf %zu slot %zu: NULL element",
                                 nleaves, (size_t)(i));
-            T->key_of(p[i], kbuf);
-            if (T->cmp(kbuf, slx_key(T, x, i)) != 0)
+            ty->key_of(p[i], kbuf);
+            if (ty->cmp(kbuf, slx_key(ty, x, i)) != 0)
                 return slx_fail(why, len,
                                 "leaf %zu slot %zu: element key differs from "
                                 "the leaf's copy",
                                 nleaves, (size_t)(i));
-            if (T->hook_off >= 0 && slx_get_hook(T, p[i]) != x)
+            if (slx_is_queue(ty) && slx_get_hook(ty, p[i]) != x)
                 return slx_fail(why, len, "leaf %zu slot %zu: hook stale",
                                 nleaves, (size_t)(i));
-            if (T->hook_off >= 0 && slx_hook(T, p[i])->list != L)
+            if (slx_is_queue(ty) && slx_hook(ty, p[i])->list != L)
                 return slx_fail(why, len,
                                 "leaf %zu slot %zu: hook names another list",
                                 nleaves, (size_t)(i));
-            if (T->extent) {
-                uint64_t s = slx_load_u(T, slx_key(T, x, i));
-                uint64_t last = slx_load_u(T, slx_lasts(T, x) + i * T->ks);
-                if (T->size_of(p[i]) == 0 || last - s != T->size_of(p[i]) - 1)
+            if (slx_is_extent(ty)) {
+                uint64_t s = slx_load_u(ty, slx_key(ty, x, i));
+                uint64_t last = slx_load_u(ty, slx_lasts(ty, x) + i * ty->ks);
+                if (ty->size_of(p[i]) == 0 || last - s != ty->size_of(p[i]) - 1)
                     return slx_fail(why, len,
                                     "leaf %zu slot %zu: extent end differs "
                                     "from the element's size",
@@ -2708,7 +2766,7 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
                 const struct slx_leaf *px = i ? x : prevleaf;
                 unsigned pi = i ? i - 1 : (unsigned)prevleaf->n - 1u;
                 if (px != h &&
-                    slx_load_u(T, slx_lasts(T, px) + pi * T->ks) >= s)
+                    slx_load_u(ty, slx_lasts(ty, px) + pi * ty->ks) >= s)
                     return slx_fail(
                         why, len,
                         "leaf %zu slot %zu overlaps the extent before it",
@@ -2724,7 +2782,7 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
         count += x->n - dead;
         prevleaf = x;
     }
-    if (slx_prev(T, h, 0) != prevleaf)
+    if (slx_prev(ty, h, 0) != prevleaf)
         return slx_fail(why, len, "head prev on level 0 is not the last leaf");
     if (count != L->count)
         return slx_fail(why, len, "count %zu but %zu slots linked",
@@ -2737,52 +2795,52 @@ SLX_COLD int slx_check(const struct slx_type *T, const struct slx_list *L,
                         (size_t)(L->top), (size_t)(maxlvl));
     /* Each level: a subsequence of level 0 of exactly the leaves taller
      * than it, doubly linked, with fresh cached keys. */
-    for (unsigned l = 1; l < T->max_level; l++) {
-        struct slx_leaf *want = slx_next(T, h, l);
+    for (unsigned l = 1; l < ty->max_level; l++) {
+        struct slx_leaf *want = slx_next(ty, h, l);
         struct slx_leaf *pv = h;
-        for (struct slx_leaf *x = slx_next(T, h, 0); x != h;
-             x = slx_next(T, x, 0)) {
+        for (struct slx_leaf *x = slx_next(ty, h, 0); x != h;
+             x = slx_next(ty, x, 0)) {
             if (x->level <= l)
                 continue;
             if (x != want)
                 return slx_fail(why, len, "level %zu skips or reorders a leaf",
                                 (size_t)l);
-            if (slx_prev(T, x, l) != pv)
+            if (slx_prev(ty, x, l) != pv)
                 return slx_fail(why, len, "level %zu: prev link broken",
                                 (size_t)l);
             /* (the sole leaf of an emptied list has no first key; a
              * queue's sole leaf has no fresh copies) */
-            if (x->n > 0 && !slx_sole_queue_leaf(T, x) &&
-                T->cmp(slx_nmin(T, pv, l), slx_key(T, x, 0)) != 0)
+            if (x->n > 0 && !slx_sole_queue_leaf(ty, x) &&
+                ty->cmp(slx_nmin(ty, pv, l), slx_key(ty, x, 0)) != 0)
                 return slx_fail(why, len, "level %zu: cached first key stale",
                                 (size_t)l);
             pv = x;
-            want = slx_next(T, x, l);
+            want = slx_next(ty, x, l);
         }
-        if (want != h || slx_prev(T, h, l) != pv)
+        if (want != h || slx_prev(ty, h, l) != pv)
             return slx_fail(why, len, "level %zu does not close at the head",
                             (size_t)l);
     }
-    if (T->extent) {
+    if (slx_is_extent(ty)) {
         /* Gap summaries: recompute every link's value from scratch. */
         for (unsigned l = 0; l < L->top; l++) {
             struct slx_leaf *x = h;
             do {
-                struct slx_leaf *end = slx_next(T, x, l);
+                struct slx_leaf *end = slx_next(ty, x, l);
                 struct slx_runs m = {0, 0};
                 struct slx_leaf *c = x;
                 do {
-                    struct slx_runs r = slx_leaf_runs(T, L, c);
+                    struct slx_runs r = slx_leaf_runs(ty, L, c);
                     uint64_t g[2] = {r.gap, r.blk};
                     slx_runs_max(&m, g);
-                    c = slx_next(T, c, 0);
+                    c = slx_next(ty, c, 0);
                 } while (c != end);
-                if (slx_gap(T, x, l)[0] != m.gap)
+                if (slx_gap(ty, x, l)[0] != m.gap)
                     return slx_fail(
                         why, len,
                         "gap summary wrong on level %zu (should be %zu)",
                         (size_t)l, (size_t)(m.gap));
-                if (slx_gap(T, x, l)[1] != m.blk)
+                if (slx_gap(ty, x, l)[1] != m.blk)
                     return slx_fail(why, len,
                                     "aligned-block summary wrong on level %zu "
                                     "(should be %zu)",
