@@ -147,6 +147,16 @@ Test(map_compile_fail, extent_signed_key_type)
     must_fail_once("extent_signed_key.c", n);
 }
 
+/* A compiler that is neither GCC nor Clang is refused by name rather than
+ * half supported. Simulated by undefining the compiler's own macros (the
+ * system headers then complain too; the refusal must be among the
+ * messages). */
+Test(map_compile_fail, other_compilers_refused)
+{
+    must_fail("ok.c", "-std=c11 -U__GNUC__ -U__clang__",
+              "skiplist.h needs GCC or Clang");
+}
+
 Test(map_compile_fail, positive_control_compiles)
 {
     static char out[1 << 16];
