@@ -3224,7 +3224,9 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
     }                                                                  \
     ATTR int SLX_CAT(name, VERB)(struct name * sl, T * e)              \
     {                                                                  \
-        if (e && slx_remove_small(SLX_TY(name), &sl->sl, e))           \
+        if (!e)                                                        \
+            return -EINVAL;                                            \
+        if (slx_remove_small(SLX_TY(name), &sl->sl, e))                \
             return 0;                                                  \
         return SLX_CAT(name, _slx_erase_slow)(sl, e);                  \
     }
