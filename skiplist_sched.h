@@ -31,20 +31,47 @@
  * FIFO among equal keys comes from the queue itself (push and requeue place
  * a task after its equals), which is what realtime and ISO tasks of one
  * priority need. The virtual deadline is niffies + prio_ratios[nice] *
- * rr_interval / 128 (ratios from 128, +10% per nice level, rr_interval
- * 6 ms: nice -20 6 ms, nice 0 40.6 ms, nice 19 248.4 ms). Values saturate at
- * 2^61 - 1 (73 years of niffies) instead of spilling into the class bits, so
- * every key lies in [1, 2^63 - 1]: no key equals 0 or UINT64_MAX, the
+ * rr_interval * MS_TO_NS(1) / 128 in BFS's own units: MS_TO_NS(x) is
+ * x << 20 and the ratios start at 128 and grow by 11/10 per nice level,
+ * truncated at each step, so nice -20 gets 6.29 ms, nice 0 41.09 ms and
+ * nice 19 250.13 ms; a full slice is 6 << 20 ns (6.29 ms). Values saturate
+ * at 2^61 - 1 (73 years of niffies) instead of spilling into the class bits,
+ * so every key lies in [1, 2^63 - 1]: no key equals 0 or UINT64_MAX, the
  * values a queue could reserve as sentinels (the patch's header key was
  * 0xFFFFFFFFFFFFFFFF and its idle offset was OR-ed into a raw deadline).
  *
- * Sticky tasks (soft affinity): a task that leaves a CPU still runnable and
- * runs by deadline becomes that CPU's sticky task. It is queued with its
- * deadline plus the longest deadline difference (nice 19's), the view every
- * other CPU has of it; its own CPU compares its real deadline against the
- * first task the walk finds. A CPU whose frequency is scaling down skips
- * other CPUs' sticky tasks outright. When a task stops being sticky while
- * queued, it is re-keyed without the offset (the patch left it stale).
+ * Sticky tasks (soft affinity): a task that is not realtime and leaves a
+ * CPU still runnable (and still allowed there) becomes that CPU's sticky
+ * task, ISO tasks included, as in BFS's swap_sticky(). A deadline-class
+ * sticky task is queued with its deadline plus the longest deadline
+ * difference (nice 19's), the view every other CPU has of it; an ISO key
+ * has no deadline and carries no offset. A CPU whose frequency is scaling
+ * down skips other CPUs' sticky tasks outright (BFS 0.40x; the patch left
+ * this as a FIXME). Picking a realtime task unsticks the CPU's sticky task
+ * (BFS's unstick_task()). When a task stops being sticky while queued, it
+ * is re-keyed without the offset: the patch left it stale, which kept the
+ * task behind later deadlines on every CPU; we do not copy that slip.
+ *
+ * The own-CPU sticky test has two readings, chosen per runqueue with
+ * skiplist_sched_set_sticky_rule(). The default, SKIPLIST_SCHED_STICKY_REAL,
+ * is what the patch's comment says and what BFS did before the patch: the
+ * CPU sees its sticky task at its real (un-offset) key, class and FIFO
+ * order included, so it takes it over the first task the walk found when
+ * that real key is smaller. SKIPLIST_SCHED_STICKY_PATCH is the patch's
+ * code: it subtracts the offset from a deadline that never carried it, so
+ * the sticky task wins when its deadline minus 250 ms is before the first
+ * task's deadline, whatever the two classes (unless that task is
+ * realtime). docs/bfs-model.md gives the argument for the default, and
+ * lists every rule where this model still departs from the patch or from
+ * BFS 0.40x, with the BFS function each one comes from.
+ *
+ * Beyond wake, pick and deschedule, the entry points a scheduler model
+ * needs: skiplist_sched_tick() (ISO accounting of BFS's task_running_tick),
+ * skiplist_sched_can_preempt() and skiplist_sched_preempt_cpu() (BFS's
+ * can_preempt and try_preempt), skiplist_sched_yield(),
+ * skiplist_sched_set_nice() and skiplist_sched_set_policy() (set_user_nice
+ * with adjust_deadline, sched_setscheduler) and skiplist_sched_fork()
+ * (sched_fork: the child takes half the parent's slice and its deadline).
  *
  * Levels: the engine draws node levels from a per-list generator that
  * advances on every insert, so a burst of inserts at one clock value still
@@ -79,13 +106,18 @@ extern "C" {
 
 /** Scheduler ticks per second (ISO accounting). */
 #define SKIPLIST_SCHED_HZ 1000
-/** Round-robin interval: a full time slice, and the unit of deadlines. */
-#define SKIPLIST_SCHED_RR_INTERVAL_NS UINT64_C(6000000)
-/** A slice with less than this left is spent (BFS's RESCHED_US). */
-#define SKIPLIST_SCHED_RESCHED_NS INT64_C(100000)
+/** BFS's rr_interval, in its milliseconds. */
+#define SKIPLIST_SCHED_RR_INTERVAL_MS 6
+/** A full time slice, BFS's MS_TO_US(rr_interval) microseconds of 1024 ns:
+ *  6 << 20 ns = 6.29 ms. */
+#define SKIPLIST_SCHED_RR_INTERVAL_NS (UINT64_C(6) << 20)
+/** A slice with less than this left is spent: BFS's RESCHED_US, 100 of its
+ *  1024 ns microseconds. */
+#define SKIPLIST_SCHED_RESCHED_NS INT64_C(102400)
 /** Default share of all CPUs that ISO tasks may take, percent. */
 #define SKIPLIST_SCHED_ISO_CPU 70
-/** Default ISO accounting window in seconds. */
+/** Default ISO accounting window in seconds (BFS's ISO_PERIOD is this many
+ *  seconds of ticks on every CPU, plus one tick). */
 #define SKIPLIST_SCHED_ISO_PERIOD_S 5
 
 #define SKIPLIST_SCHED_CLASS_SHIFT 61
@@ -104,6 +136,12 @@ enum skiplist_sched_policy {
     SKIPLIST_SCHED_NORMAL,  /* virtual deadline by nice */
     SKIPLIST_SCHED_BATCH,   /* keyed as NORMAL */
     SKIPLIST_SCHED_IDLEPRIO /* after every other class, by deadline */
+};
+
+/** The own-CPU sticky test (see the top of this file). */
+enum skiplist_sched_sticky_rule {
+    SKIPLIST_SCHED_STICKY_REAL, /* real key, class and FIFO (default) */
+    SKIPLIST_SCHED_STICKY_PATCH /* the patch's code: deadline - 250 ms */
 };
 
 /** Queue classes, in the order the key's top bits give them. */
@@ -141,10 +179,11 @@ struct skiplist_sched {
     struct sksched_q q;
     uint64_t niffies;    /* monotonic ns, advanced by the caller */
     uint64_t seq;        /* last seq handed out */
-    uint64_t iso_ticks;  /* decaying ISO usage, 100 per ISO tick */
+    uint64_t iso_ticks;  /* ISO and realtime usage, 100 per tick */
     uint64_t iso_period; /* ticks in the ISO window */
     unsigned iso_cpu;    /* percent of all CPUs */
     bool iso_refractory; /* ISO tasks run as NORMAL until usage drops */
+    uint8_t sticky_rule; /* enum skiplist_sched_sticky_rule */
     unsigned nr_cpus;
     struct skiplist_sched_task *sticky[SKIPLIST_SCHED_NR_CPUS];
     uint64_t scaling[SKIPLIST_SCHED_NR_CPUS / 64];
@@ -205,27 +244,49 @@ static inline bool sksched_valid(int policy, int rt_prio, int nice)
                                            : rt_prio == 0;
 }
 
-/* Classes whose order is a deadline; only these tasks become sticky (a
- * realtime or ISO key has no deadline to offset). */
-static inline bool sksched_by_deadline(unsigned cls)
+/* Classes that may become sticky: all but realtime (BFS's swap_sticky()
+ * tests !rt_task). Only the deadline classes carry the key offset. */
+static inline bool sksched_can_stick(unsigned cls)
 {
-    return cls >= SKIPLIST_SCHED_CLASS_DEADLINE;
+    return cls != SKIPLIST_SCHED_CLASS_RT;
+}
+
+/* The class a task's policy gives it, ISO even while ISO is refractory:
+ * BFS's normal_prio(), what a running task's rq_prio becomes after a nice
+ * or policy change (reset_rq_task). */
+static inline unsigned sksched_policy_cls(unsigned policy)
+{
+    switch (policy) {
+    case SKIPLIST_SCHED_FIFO:
+    case SKIPLIST_SCHED_RR:
+        return SKIPLIST_SCHED_CLASS_RT;
+    case SKIPLIST_SCHED_ISO:
+        return SKIPLIST_SCHED_CLASS_ISO;
+    case SKIPLIST_SCHED_IDLEPRIO:
+        return SKIPLIST_SCHED_CLASS_IDLE;
+    default:
+        return SKIPLIST_SCHED_CLASS_DEADLINE;
+    }
 }
 
 /* ------------------------------------------------------------ queries */
 
-/** Virtual deadline difference of a nice level, in ns: prio_ratios[nice +
- *  20] * rr_interval / 128. Nice is clamped to -20..19. O(1). */
+/** Virtual deadline difference of a nice level, in ns: BFS's
+ *  prio_deadline_diff(), prio_ratios[nice + 20] * rr_interval *
+ *  (MS_TO_NS(1) / 128) with MS_TO_NS(1) = 2^20: 6.29 ms at nice -20,
+ *  41.09 ms at 0, 250.13 ms at 19. Nice is clamped to -20..19. O(1). */
 static inline uint64_t skiplist_sched_deadline_diff(int nice)
 {
-    /* 128 * 1.1^i rounded to nearest at each step. */
+    /* BFS's table: 128, then each entry the one before * 11 / 10,
+     * truncated at every step (so nice 19 is 5089, not 128 * 1.1^39). */
     static const uint16_t prio_ratios[40] = {
-        128,  141,  155,  171,  188,  207,  228,  251,  276,  304,
-        334,  367,  404,  444,  488,  537,  591,  650,  715,  787,
-        866,  953,  1048, 1153, 1268, 1395, 1535, 1689, 1858, 2044,
-        2248, 2473, 2720, 2992, 3291, 3620, 3982, 4380, 4818, 5300};
+        128,  140,  154,  169,  185,  203,  223,  245,  269,  295,
+        324,  356,  391,  430,  473,  520,  572,  629,  691,  760,
+        836,  919,  1010, 1111, 1222, 1344, 1478, 1625, 1787, 1965,
+        2161, 2377, 2614, 2875, 3162, 3478, 3825, 4207, 4627, 5089};
     int i = nice < -20 ? 0 : nice > 19 ? 39 : nice + 20;
-    return (uint64_t)prio_ratios[i] * SKIPLIST_SCHED_RR_INTERVAL_NS / 128u;
+    return (uint64_t)prio_ratios[i] * SKIPLIST_SCHED_RR_INTERVAL_MS *
+           ((UINT64_C(1) << 20) / 128u);
 }
 
 /** The offset a sticky task carries on other CPUs: nice 19's difference. */
@@ -279,8 +340,9 @@ static inline uint64_t sksched_key_as(const struct skiplist_sched_task *t,
     }
 }
 
-/** The key t would be queued with now, not sticky: what a caller compares
- *  to decide wake-up preemption (smaller runs first). O(1). */
+/** The key t would be queued with now, not sticky (smaller runs first).
+ *  Wake-up preemption is skiplist_sched_can_preempt()'s business: it
+ *  compares priorities and deadlines as BFS does, not keys. O(1). */
 static inline uint64_t
 skiplist_sched_key_of(const struct skiplist_sched *rq,
                       const struct skiplist_sched_task *t)
@@ -367,7 +429,9 @@ static inline int skiplist_sched_init(struct skiplist_sched *rq,
     rq->nr_cpus = nr_cpus;
     rq->iso_cpu = SKIPLIST_SCHED_ISO_CPU;
     rq->iso_period =
-        (uint64_t)SKIPLIST_SCHED_ISO_PERIOD_S * SKIPLIST_SCHED_HZ * nr_cpus;
+        (uint64_t)SKIPLIST_SCHED_ISO_PERIOD_S * SKIPLIST_SCHED_HZ * nr_cpus +
+        1u;
+    rq->sticky_rule = SKIPLIST_SCHED_STICKY_REAL;
     return 0;
 }
 
@@ -409,7 +473,7 @@ static inline int skiplist_sched_set_scaling(struct skiplist_sched *rq,
 }
 
 /** ISO limit: percent (0..100) of all CPUs over a window of period_ticks
- *  ticks (0: 5 s worth, 5 * HZ * nr_cpus). 0, -EINVAL. O(1). */
+ *  ticks (0: BFS's ISO_PERIOD, 5 * HZ * nr_cpus + 1). 0, -EINVAL. O(1). */
 static inline int skiplist_sched_set_iso(struct skiplist_sched *rq,
                                          unsigned percent,
                                          uint64_t period_ticks)
@@ -419,7 +483,21 @@ static inline int skiplist_sched_set_iso(struct skiplist_sched *rq,
     rq->iso_cpu = percent;
     rq->iso_period = period_ticks ? period_ticks
                                   : (uint64_t)SKIPLIST_SCHED_ISO_PERIOD_S *
-                                        SKIPLIST_SCHED_HZ * rq->nr_cpus;
+                                            SKIPLIST_SCHED_HZ * rq->nr_cpus +
+                                        1u;
+    return 0;
+}
+
+/** Chooses the own-CPU sticky test: SKIPLIST_SCHED_STICKY_REAL (the
+ *  default) or SKIPLIST_SCHED_STICKY_PATCH (the patch's code as written).
+ *  Takes effect at the next pick. 0, -EINVAL. O(1). */
+static inline int skiplist_sched_set_sticky_rule(struct skiplist_sched *rq,
+                                                 int rule)
+{
+    if (rule != SKIPLIST_SCHED_STICKY_REAL &&
+        rule != SKIPLIST_SCHED_STICKY_PATCH)
+        return -EINVAL;
+    rq->sticky_rule = (uint8_t)rule;
     return 0;
 }
 
@@ -468,6 +546,28 @@ static inline int sksched_take(struct skiplist_sched *rq,
     return 0;
 }
 
+/* Stops s being its CPU's sticky task. A deadline-class key loses the
+ * offset and s goes behind its new equals; an ISO key carries none, so s
+ * keeps its place (BFS's unstick_task() only clears the flag). 0, or
+ * -ENOMEM with nothing changed. */
+static inline int sksched_unstick(struct skiplist_sched *rq,
+                                  struct skiplist_sched_task *s)
+{
+    const uint64_t stuck_key = s->key;
+    s->key = sksched_key_as(s, s->cls, false);
+    if (s->key != stuck_key) {
+        int rc = sksched_q_requeue(&rq->q, s);
+        if (rc) {
+            s->key = stuck_key;
+            return rc;
+        }
+        s->seq = ++rq->seq;
+    }
+    rq->sticky[s->sticky_cpu] = NULL;
+    s->sticky_cpu = -1;
+    return 0;
+}
+
 /** Takes a queued task off the queue (it sleeps or exits); a sticky task
  *  stops being sticky. 0, -EINVAL (NULL), -ENOENT (not queued in rq). O(level +
  *  KPN), no search. */
@@ -479,12 +579,15 @@ static inline int skiplist_sched_dequeue(struct skiplist_sched *rq,
     return sksched_take(rq, t);
 }
 
-/** Picks the task cpu runs next and dequeues it: the first task in key
+/** Picks the task cpu runs next and dequeues it (BFS's
+ *  earliest_deadline_task() as the patch wrote it): the first task in key
  *  order allowed on cpu, skipping other CPUs' sticky tasks while cpu scales
- *  down; cpu's own sticky task wins instead when its real (un-offset) key is
- *  smaller, or equal and queued earlier. NULL when no queued task may run
- *  on cpu, or cpu >= nr_cpus. The task remembers cpu. O(1) when the first
- *  task is eligible; O(skipped) otherwise. */
+ *  down; then cpu's own sticky task, if allowed there, is taken instead
+ *  when the sticky rule says so (skiplist_sched_set_sticky_rule(): by
+ *  default when its real, un-offset key is smaller, or equal and queued
+ *  earlier). Picking a realtime task unsticks cpu's sticky task. NULL when
+ *  no queued task may run on cpu, or cpu >= nr_cpus. The task remembers
+ *  cpu. O(1) when the first task is eligible; O(skipped) otherwise. */
 static inline struct skiplist_sched_task *
 skiplist_sched_pick(struct skiplist_sched *rq, unsigned cpu)
 {
@@ -504,26 +607,41 @@ skiplist_sched_pick(struct skiplist_sched *rq, unsigned cpu)
     }
     struct skiplist_sched_task *own = rq->sticky[cpu];
     if (own && own != t && (own->cpus_allowed[word] & bit)) {
-        uint64_t k = sksched_key_as(own, own->cls, false);
-        if (!t || k < t->key || (k == t->key && own->seq < t->seq))
-            t = own;
+        if (rq->sticky_rule == SKIPLIST_SCHED_STICKY_PATCH) {
+            /* rqs->deadline - longest_deadline_diff() < edt->deadline,
+             * unless edt is realtime; without the unsigned wrap. */
+            if (t && t->cls != SKIPLIST_SCHED_CLASS_RT &&
+                own->deadline <
+                    t->deadline + skiplist_sched_longest_deadline_diff())
+                t = own;
+        } else {
+            uint64_t k = sksched_key_as(own, own->cls, false);
+            if (!t || k < t->key || (k == t->key && own->seq < t->seq))
+                t = own;
+        }
     }
     if (t) {
         (void)sksched_take(rq, t); /* t was found in rq: cannot fail */
         t->cpu = (int16_t)cpu;
+        /* Realtime next: the CPU keeps no sticky task (on -ENOMEM it
+         * does; pick cannot fail). */
+        if (t->cls == SKIPLIST_SCHED_CLASS_RT && rq->sticky[cpu])
+            (void)sksched_unstick(rq, rq->sticky[cpu]);
     }
     return t;
 }
 
 /** The running task t leaves cpu after running ran_ns (the caller advanced
- *  the clock). Its slice is charged unless it is FIFO; a spent slice (less
- *  than 100 us left) is refilled and the deadline renewed to niffies + its
- *  nice's difference. When runnable, t is queued again: by deadline it
- *  becomes cpu's sticky task (queued with the sticky offset); in any case
- *  cpu's previous sticky task is unstuck and re-keyed without the offset.
- *  When not runnable (it sleeps) only the accounting is done.
- *  0; -EINVAL (NULL, cpu out of range); -EEXIST (t is queued); -ENOMEM
- *  (nothing changed, t not queued). O(log n). */
+ *  the clock): BFS's schedule() for prev. Its slice is charged unless it is
+ *  FIFO; a spent slice (less than RESCHED_NS left), and any SCHED_BATCH
+ *  slice, is refilled and the deadline renewed to niffies + its nice's
+ *  difference (check_deadline()). When runnable, t is queued again, and
+ *  when cpu is still in its affinity mask the sticky hand-over runs
+ *  (swap_sticky()): cpu's previous sticky task is unstuck (re-keyed without
+ *  the offset) and t, unless realtime, becomes cpu's sticky task. When not
+ *  runnable (it sleeps) only the accounting is done. 0; -EINVAL (NULL, cpu
+ *  out of range); -EEXIST (t is queued); -ENOMEM (nothing changed, t not
+ *  queued). O(log n). */
 static inline int skiplist_sched_deschedule(struct skiplist_sched *rq,
                                             unsigned cpu,
                                             struct skiplist_sched_task *t,
@@ -535,12 +653,14 @@ static inline int skiplist_sched_deschedule(struct skiplist_sched *rq,
         return -EEXIST;
     int64_t slice = t->time_slice;
     uint64_t dl = t->deadline;
-    if (t->policy != SKIPLIST_SCHED_FIFO) {
-        slice = ran_ns >= (uint64_t)slice ? 0 : slice - (int64_t)ran_ns;
-        if (slice < SKIPLIST_SCHED_RESCHED_NS) {
-            slice = (int64_t)SKIPLIST_SCHED_RR_INTERVAL_NS;
-            dl = rq->niffies + skiplist_sched_deadline_diff(t->nice);
-        }
+    if (t->policy != SKIPLIST_SCHED_FIFO)
+        slice = slice <= 0 || ran_ns >= (uint64_t)slice
+                    ? 0
+                    : slice - (int64_t)ran_ns;
+    if (slice < SKIPLIST_SCHED_RESCHED_NS ||
+        t->policy == SKIPLIST_SCHED_BATCH) {
+        slice = (int64_t)SKIPLIST_SCHED_RR_INTERVAL_NS;
+        dl = rq->niffies + skiplist_sched_deadline_diff(t->nice);
     }
     if (!runnable) {
         t->time_slice = slice;
@@ -551,8 +671,9 @@ static inline int skiplist_sched_deschedule(struct skiplist_sched *rq,
     }
     const uint64_t old_dl = t->deadline, old_key = t->key;
     const unsigned cls = skiplist_sched_class_of(rq, t);
-    const bool stick = sksched_by_deadline(cls);
-    struct skiplist_sched_task *old = rq->sticky[cpu];
+    const bool swap = skiplist_sched_cpu_allowed(t, cpu);
+    const bool stick = swap && sksched_can_stick(cls);
+    struct skiplist_sched_task *old = swap ? rq->sticky[cpu] : NULL;
     t->deadline = dl;
     t->key = sksched_key_as(t, cls, stick);
     int rc = sksched_q_push(&rq->q, t);
@@ -561,30 +682,20 @@ static inline int skiplist_sched_deschedule(struct skiplist_sched *rq,
         t->key = old_key;
         return rc;
     }
-    if (old) {
-        /* Re-key without the offset: left stale, it would keep the task
-         * behind later deadlines on every CPU after it stopped being
-         * sticky. */
-        const uint64_t stuck_key = old->key;
-        old->key = sksched_key_as(old, old->cls, false);
-        rc = sksched_q_requeue(&rq->q, old);
-        if (rc) {
-            old->key = stuck_key;
-            sksched_q_remove(&rq->q, t);
-            t->deadline = old_dl;
-            t->key = old_key;
-            return rc;
-        }
-        old->sticky_cpu = -1;
-        rq->sticky[cpu] = NULL;
+    /* t's seq first: it went in before old is moved behind equals. */
+    const uint64_t old_seq = t->seq;
+    t->seq = ++rq->seq;
+    if (old && (rc = sksched_unstick(rq, old)) != 0) {
+        sksched_q_remove(&rq->q, t);
+        t->deadline = old_dl;
+        t->key = old_key;
+        t->seq = old_seq;
+        return rc;
     }
     t->time_slice = slice;
     t->fresh = 0;
     t->cpu = (int16_t)cpu;
     t->cls = (uint8_t)cls;
-    t->seq = ++rq->seq;
-    if (old)
-        old->seq = ++rq->seq;
     if (stick) {
         t->sticky_cpu = (int16_t)cpu;
         rq->sticky[cpu] = t;
@@ -593,53 +704,88 @@ static inline int skiplist_sched_deschedule(struct skiplist_sched *rq,
 }
 
 /** One scheduler tick on cpu, with curr running there (NULL when idle):
- *  ISO usage decays by 1/period and grows by 100 when curr runs as ISO;
- *  above iso_cpu% of the window ISO turns refractory (ISO tasks queue as
- *  NORMAL) until usage falls below 115/128 of the limit. Returns 1 when
- *  curr runs as ISO while ISO is refractory (the caller should deschedule
- *  it), 0 otherwise, -EINVAL for cpu out of range. O(1). */
+ *  BFS's task_running_tick() and no_iso_tick(). The tick counts 100
+ *  towards the ISO limit when curr runs as realtime, or has the ISO policy
+ *  while ISO is not refractory (up to 100 * period - 100); any other tick
+ *  takes usage / period + 1 off it. When curr has the ISO policy, usage
+ *  above iso_cpu% of the window makes ISO refractory (ISO tasks queue as
+ *  NORMAL); usage below (iso_cpu * 115 / 128)% (62% of it for 70) ends
+ *  that. If curr then runs as ISO while ISO is refractory, its slice is
+ *  zeroed, so its deschedule refills it with a new deadline, and 1 is
+ *  returned: the caller should deschedule it. 0 otherwise, -EINVAL for cpu
+ *  out of range. O(1). */
 static inline int skiplist_sched_tick(struct skiplist_sched *rq, unsigned cpu,
-                                      const struct skiplist_sched_task *curr)
+                                      struct skiplist_sched_task *curr)
 {
     if (cpu >= rq->nr_cpus)
         return -EINVAL;
-    const bool iso = curr && curr->cls == SKIPLIST_SCHED_CLASS_ISO;
-    rq->iso_ticks -= rq->iso_ticks / rq->iso_period;
-    if (iso)
-        rq->iso_ticks += 100;
-    const uint64_t limit = rq->iso_period * rq->iso_cpu;
-    if (!rq->iso_refractory && rq->iso_ticks > limit)
-        rq->iso_refractory = true;
-    else if (rq->iso_refractory && rq->iso_ticks < limit * 115 / 128)
+    const uint64_t period = rq->iso_period;
+    const uint64_t clear = period * (rq->iso_cpu * 115u / 128u);
+    if (curr && (curr->cls == SKIPLIST_SCHED_CLASS_RT ||
+                 (curr->policy == SKIPLIST_SCHED_ISO && !rq->iso_refractory))) {
+        if (rq->iso_ticks + 100u <= period * 100u)
+            rq->iso_ticks += 100u;
+    } else if (rq->iso_ticks) {
+        rq->iso_ticks -= rq->iso_ticks / period + 1u;
+        if (rq->iso_refractory && rq->iso_ticks < clear)
+            rq->iso_refractory = false;
+    }
+    if (!curr || curr->policy != SKIPLIST_SCHED_ISO)
+        return 0;
+    if (!rq->iso_refractory) {
+        if (rq->iso_ticks > period * rq->iso_cpu)
+            rq->iso_refractory = true;
+    } else if (rq->iso_ticks < clear) {
         rq->iso_refractory = false;
-    return iso && rq->iso_refractory;
+    }
+    if (rq->iso_refractory && curr->cls == SKIPLIST_SCHED_CLASS_ISO) {
+        curr->time_slice = 0;
+        return 1;
+    }
+    return 0;
 }
 
-/** Changes policy, rt_prio and nice (validated as in task_init). A queued
- *  task is re-keyed for its new class and goes behind its new equals; it
- *  stays sticky only in a deadline class. The deadline is kept. 0, -EINVAL,
- *  -ENOENT (queued in another runqueue), -ENOMEM (nothing changed). O(log
- *  n). */
-static inline int skiplist_sched_set_policy(struct skiplist_sched *rq,
-                                            struct skiplist_sched_task *t,
-                                            int policy, int rt_prio, int nice)
+/* BFS's adjust_deadline(): the deadline moves by the difference between the
+ * two nice levels' deadline offsets (saturating at 0 and at the key's
+ * maximum). */
+static inline uint64_t sksched_adjust_deadline(uint64_t dl, int old_nice,
+                                               int new_nice)
 {
-    if (!t || !sksched_valid(policy, rt_prio, nice))
-        return -EINVAL;
+    const uint64_t a = skiplist_sched_deadline_diff(old_nice),
+                   b = skiplist_sched_deadline_diff(new_nice);
+    if (b >= a)
+        return sksched_sat_add(dl, b - a);
+    return dl > a - b ? dl - (a - b) : 0;
+}
+
+/* The common body of set_nice and set_policy: t takes policy, rt_prio and
+ * nice; deadline dl; when queued, its new key and whether it stays sticky.
+ * Rolls back on -ENOMEM. */
+static inline int sksched_change(struct skiplist_sched *rq,
+                                 struct skiplist_sched_task *t, int policy,
+                                 int rt_prio, int nice, uint64_t dl,
+                                 bool unstick)
+{
     struct skiplist_sched_task save = *t;
     t->policy = (uint8_t)policy;
     t->rt_prio = (uint8_t)rt_prio;
     t->nice = (int8_t)nice;
-    if (!sksched_q_queued(t))
+    t->deadline = dl;
+    if (!sksched_q_queued(t)) {
+        /* Running (or asleep): runs as its policy's class from now on, as
+         * BFS's reset_rq_task() makes it. */
+        t->cls = (uint8_t)sksched_policy_cls(t->policy);
         return 0;
-    unsigned cls = skiplist_sched_class_of(rq, t);
-    bool stick = t->sticky_cpu >= 0 && sksched_by_deadline(cls);
+    }
+    const unsigned cls = skiplist_sched_class_of(rq, t);
+    const bool stick = t->sticky_cpu >= 0 && !unstick && sksched_can_stick(cls);
     t->key = sksched_key_as(t, cls, stick);
     int rc = sksched_q_requeue(&rq->q, t);
     if (rc) {
         t->policy = save.policy;
         t->rt_prio = save.rt_prio;
         t->nice = save.nice;
+        t->deadline = save.deadline;
         t->key = save.key;
         return rc;
     }
@@ -650,6 +796,201 @@ static inline int skiplist_sched_set_policy(struct skiplist_sched *rq,
         t->sticky_cpu = -1;
     }
     return 0;
+}
+
+/** Changes the nice level (-20..19): BFS's set_user_nice(). A realtime
+ *  task only records it. Otherwise the deadline moves by the difference of
+ *  the two levels' deadline offsets (adjust_deadline(); a task that never
+ *  had a deadline gets one at its first wake-up instead), and a queued task
+ *  is re-keyed behind its new equals; when the nice level drops, the wake-up
+ *  preemption test BFS then runs clears a queued task's stickiness. The
+ *  caller decides preemption with skiplist_sched_can_preempt(). 0, -EINVAL,
+ *  -ENOMEM (nothing changed). O(log n). */
+static inline int skiplist_sched_set_nice(struct skiplist_sched *rq,
+                                          struct skiplist_sched_task *t,
+                                          int nice)
+{
+    if (!t || nice < -20 || nice > 19)
+        return -EINVAL;
+    if (nice == t->nice)
+        return 0;
+    if (sksched_is_rt(t->policy)) {
+        t->nice = (int8_t)nice;
+        return 0;
+    }
+    uint64_t dl = t->fresh
+                      ? t->deadline
+                      : sksched_adjust_deadline(t->deadline, t->nice, nice);
+    return sksched_change(rq, t, t->policy, t->rt_prio, nice, dl,
+                          nice < t->nice);
+}
+
+/** Changes policy, rt_prio and nice (validated as in task_init): BFS's
+ *  sched_setscheduler() when policy or rt_prio change (a queued task is
+ *  re-keyed for its new class, goes behind its new equals and stops being
+ *  sticky, as BFS's try_preempt() clears the flag; a running one runs as
+ *  its new class), then skiplist_sched_set_nice() when the nice level
+ *  changes. 0, -EINVAL, -ENOMEM (nothing changed). O(log n). */
+static inline int skiplist_sched_set_policy(struct skiplist_sched *rq,
+                                            struct skiplist_sched_task *t,
+                                            int policy, int rt_prio, int nice)
+{
+    if (!t || !sksched_valid(policy, rt_prio, nice))
+        return -EINVAL;
+    const bool moved = policy != t->policy || rt_prio != t->rt_prio;
+    if (!moved)
+        return skiplist_sched_set_nice(rq, t, nice);
+    uint64_t dl = t->deadline;
+    if (nice != t->nice && !sksched_is_rt((unsigned)policy) && !t->fresh)
+        dl = sksched_adjust_deadline(dl, t->nice, nice);
+    return sksched_change(rq, t, policy, rt_prio, nice, dl, true);
+}
+
+/* BFS's prio number for the class t is queued or running as: realtime
+ * 99 - rt_prio (0..98), ISO 100, NORMAL and BATCH 101, IDLEPRIO 102. */
+static inline unsigned sksched_prio(const struct skiplist_sched_task *t)
+{
+    switch (t->cls) {
+    case SKIPLIST_SCHED_CLASS_RT:
+        return 99u - t->rt_prio;
+    case SKIPLIST_SCHED_CLASS_ISO:
+        return 100u;
+    case SKIPLIST_SCHED_CLASS_DEADLINE:
+        return 101u;
+    default:
+        return 102u;
+    }
+}
+
+/** Whether p, just queued (woken, forked, re-niced), preempts curr running
+ *  on some CPU (NULL: the CPU is idle): BFS's can_preempt() behind
+ *  try_preempt(). An idle CPU is always preempted; otherwise an IDLEPRIO
+ *  task never preempts, a better priority always does (realtime by
+ *  rt_prio, then ISO, NORMAL/BATCH, IDLEPRIO) and an equal one, realtime
+ *  included, when p's deadline is strictly earlier. O(1). */
+static inline bool
+skiplist_sched_can_preempt(const struct skiplist_sched *rq,
+                           const struct skiplist_sched_task *p,
+                           const struct skiplist_sched_task *curr)
+{
+    (void)rq;
+    if (!curr)
+        return true;
+    if (p->policy == SKIPLIST_SCHED_IDLEPRIO)
+        return false;
+    const unsigned a = sksched_prio(p), b = sksched_prio(curr);
+    if (a != b)
+        return a < b;
+    return p->deadline < curr->deadline;
+}
+
+/** The CPU BFS's try_preempt() would reschedule for p, just queued: curr[c]
+ *  is the task running on CPU c (NULL when idle), for every c < nr_cpus.
+ *  An idle CPU in p's mask first (p's last CPU, else the lowest; BFS ranks
+ *  idle CPUs by cache distance). Else, unless p is IDLEPRIO, the allowed
+ *  CPU running the worst priority, the latest deadline among equals (the
+ *  lowest CPU among exact ties), if p can preempt it. -1 when none. O(nr_cpus).
+ */
+static inline int
+skiplist_sched_preempt_cpu(const struct skiplist_sched *rq,
+                           const struct skiplist_sched_task *p,
+                           const struct skiplist_sched_task *const *curr)
+{
+    const unsigned n = rq->nr_cpus;
+    if (p->cpu >= 0 && (unsigned)p->cpu < n && !curr[p->cpu] &&
+        skiplist_sched_cpu_allowed(p, (unsigned)p->cpu))
+        return p->cpu;
+    for (unsigned c = 0; c < n; c++)
+        if (!curr[c] && skiplist_sched_cpu_allowed(p, c))
+            return (int)c;
+    if (p->policy == SKIPLIST_SCHED_IDLEPRIO)
+        return -1;
+    int best = -1;
+    unsigned worst = 0;
+    uint64_t latest = 0;
+    for (unsigned c = 0; c < n; c++) {
+        if (!skiplist_sched_cpu_allowed(p, c))
+            continue;
+        const unsigned prio = sksched_prio(curr[c]);
+        if (best < 0 || prio > worst ||
+            (prio == worst && curr[c]->deadline > latest)) {
+            best = (int)c;
+            worst = prio;
+            latest = curr[c]->deadline;
+        }
+    }
+    return best >= 0 && skiplist_sched_can_preempt(rq, p, curr[best]) ? best
+                                                                      : -1;
+}
+
+/** The running task t yields cpu after running ran_ns: BFS's sched_yield(),
+ *  which is schedule() with t still runnable. t is descheduled (its slice
+ *  and deadline stay unless spent) and *next receives cpu's pick, which is
+ *  t again when it still comes first. 0, or deschedule's errors (then
+ *  *next is untouched). O(log n). */
+static inline int skiplist_sched_yield(struct skiplist_sched *rq, unsigned cpu,
+                                       struct skiplist_sched_task *t,
+                                       uint64_t ran_ns,
+                                       struct skiplist_sched_task **next)
+{
+    if (!next)
+        return -EINVAL;
+    int rc = skiplist_sched_deschedule(rq, cpu, t, ran_ns, true);
+    if (rc)
+        return rc;
+    *next = skiplist_sched_pick(rq, cpu);
+    return 0;
+}
+
+/** The running task parent forks child, after running ran_ns since it was
+ *  picked (the figure its deschedule will be given): BFS's sched_fork().
+ *  child becomes a task of parent's policy, rt_prio, nice and affinity, not
+ *  queued, not sticky, with parent's deadline. A FIFO parent's child copies
+ *  its slice. Otherwise, when at least 2 * RESCHED_NS of parent's slice is
+ *  left, parent keeps half of what is left and child gets that half;
+ *  else parent's slice is spent (its deschedule refills it) and child
+ *  starts with a full slice and a deadline of its own, niffies + its
+ *  nice's difference, and 1 is returned: the caller should deschedule
+ *  parent. Wake the child with skiplist_sched_enqueue(). 0 or 1; -EINVAL
+ *  (NULL, the same task); -EEXIST (child is queued). O(NR_CPUS/64). */
+static inline int skiplist_sched_fork(struct skiplist_sched *rq,
+                                      struct skiplist_sched_task *parent,
+                                      uint64_t ran_ns,
+                                      struct skiplist_sched_task *child)
+{
+    if (!rq || !parent || !child || parent == child)
+        return -EINVAL;
+    if (sksched_q_queued(child))
+        return -EEXIST;
+    memset(child, 0, sizeof(*child));
+    skiplist_hook_init(&child->hook);
+    child->sticky_cpu = -1;
+    child->cpu = parent->cpu;
+    child->policy = parent->policy;
+    child->rt_prio = parent->rt_prio;
+    child->nice = parent->nice;
+    child->cls = (uint8_t)sksched_policy_cls(parent->policy);
+    child->deadline = parent->deadline;
+    child->fresh = parent->fresh;
+    memcpy(child->cpus_allowed, parent->cpus_allowed,
+           sizeof(child->cpus_allowed));
+    if (parent->policy == SKIPLIST_SCHED_FIFO) {
+        child->time_slice = parent->time_slice;
+        return 0;
+    }
+    const int64_t ran =
+        ran_ns > (uint64_t)INT64_MAX / 2 ? INT64_MAX / 2 : (int64_t)ran_ns;
+    const int64_t left = parent->time_slice - ran;
+    if (left >= 2 * SKIPLIST_SCHED_RESCHED_NS) {
+        parent->time_slice = left / 2 + ran;
+        child->time_slice = left / 2;
+        return 0;
+    }
+    parent->time_slice = ran;
+    child->time_slice = (int64_t)SKIPLIST_SCHED_RR_INTERVAL_NS;
+    child->deadline = rq->niffies + skiplist_sched_deadline_diff(child->nice);
+    child->fresh = 0;
+    return 1;
 }
 
 /** Verifies the queue (the engine's check) and this header's invariants:
@@ -677,7 +1018,7 @@ static inline int skiplist_sched_check(const struct skiplist_sched *rq,
             snprintf(why, len, "task %zu: key is a sentinel value", n);
             return -1;
         }
-        if (stick && (!sksched_by_deadline(t->cls) ||
+        if (stick && (!sksched_can_stick(t->cls) ||
                       (unsigned)t->sticky_cpu >= rq->nr_cpus ||
                       rq->sticky[t->sticky_cpu] != t)) {
             snprintf(why, len, "task %zu: sticky on cpu %d, not its slot", n,

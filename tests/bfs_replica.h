@@ -11,7 +11,17 @@
  *     task allowed on the CPU; the deadline lists are scanned in full, O(n),
  *     for the earliest effective deadline allowed on the CPU, where another
  *     CPU's sticky task counts as its deadline plus the longest deadline
- *     difference, or is skipped outright while this CPU scales its frequency.
+ *     difference, or is skipped outright while this CPU scales its frequency;
+ *   - schedule()'s rules for the task leaving a CPU: check_deadline() (a
+ *     spent slice, or any SCHED_BATCH slice, is refilled with a new
+ *     deadline), swap_sticky() (only while the CPU is in its mask; every
+ *     task but a realtime one becomes sticky, ISO included), unstick_task()
+ *     when a realtime task is picked; task_running_tick()'s ISO accounting
+ *     (realtime and ISO ticks both count; decay only on other ticks; the
+ *     running ISO task's slice is zeroed when ISO turns refractory);
+ *     set_user_nice() with adjust_deadline() and sched_setscheduler();
+ *   - BFS's units: MS_TO_NS(x) = x << 20, prio_ratios truncated at each
+ *     step, slices of MS_TO_US(rr_interval) microseconds of 1024 ns.
  *
  * Written independently of skiplist_sched.h, in BFS's own terms (prio
  * numbers, a bitmap, a linear scan), because the tests use it as the oracle
@@ -24,7 +34,9 @@
  *     skiplist re-keys it without the sticky offset, and FIFO among equal
  *     keys then puts it after its equals (BFS left it in place, which only
  *     differs when two deadlines tie to the nanosecond);
- *   - deadline tables round to nearest (see bfs_prio_ratio).
+ *   - a task that stops being sticky while the CPU it was stuck to picks
+ *     a realtime task is unstuck outright (BFS cleared the CPU's pointer
+ *     and left the task's flag set).
  *
  * Two layers: struct bfs_queue / struct bfs_node is the bare list-per-prio +
  * bitmap structure (what the pq benchmark times); struct bfs_rq / struct
@@ -48,8 +60,11 @@
 #define BFS_NR_CPUS 1024
 #define BFS_HZ 1000
 #define BFS_RR_INTERVAL_MS 6
+#define BFS_MS_TO_NS(x) ((uint64_t)(x) << 20)
+/* timeslice(): MS_TO_US(rr_interval) microseconds of 1024 ns. */
+#define BFS_SLICE_NS ((int64_t)BFS_MS_TO_NS(BFS_RR_INTERVAL_MS))
 #define BFS_RESCHED_NS \
-    100000 /* BFS's RESCHED_US: a slice below this is spent */
+    (100 * 1024) /* BFS's RESCHED_US: a slice below this is spent */
 
 /* Policies, numbered as BFS numbered them. */
 #define BFS_SCHED_NORMAL 0
@@ -147,22 +162,22 @@ static inline struct bfs_node *bfs_queue_first(const struct bfs_queue *q)
 /* ---------------------------------------------------------- scheduler */
 
 /*
- * prio_ratios[user_prio]: 128 for nice -20, each nice level 10% more.
- * Rounded to nearest (BFS truncated) so the table tracks 128 * 1.1^i:
- * nice 0 gets 40.6 ms, nice 19 248.4 ms, the figures of issue 4.
+ * prio_ratios[user_prio]: 128 for nice -20, each nice level the one before
+ * * 11 / 10, truncated (sched_init): nice 0 gets 41.09 ms, nice 19 250.13.
  */
 static inline uint64_t bfs_prio_ratio(int user_prio)
 {
     uint64_t r = 128;
     for (int i = 0; i < user_prio; i++)
-        r = (r * 11 + 5) / 10;
+        r = r * 11 / 10;
     return r;
 }
 
-/* BFS's prio_deadline_diff(): ratio * rr_interval, in ns. */
+/* BFS's prio_deadline_diff(): ratio * rr_interval * (MS_TO_NS(1) / 128). */
 static inline uint64_t bfs_prio_deadline_diff(int user_prio)
 {
-    return bfs_prio_ratio(user_prio) * BFS_RR_INTERVAL_MS * 1000000u / 128u;
+    return bfs_prio_ratio(user_prio) * BFS_RR_INTERVAL_MS *
+           (BFS_MS_TO_NS(1) / 128u);
 }
 
 static inline uint64_t bfs_longest_deadline_diff(void)
@@ -214,7 +229,7 @@ static inline int bfs_task_init(struct bfs_task *p, int policy, int rt_priority,
     p->policy = policy;
     p->rt_priority = rt_priority;
     p->static_prio = nice + 20;
-    p->time_slice = (int64_t)BFS_RR_INTERVAL_MS * 1000000;
+    p->time_slice = BFS_SLICE_NS;
     p->cpu = -1;
     p->fresh = true;
     memset(p->cpus_allowed, 0xff, sizeof(p->cpus_allowed));
@@ -233,6 +248,18 @@ static inline void bfs_init(struct bfs_rq *rq, unsigned nr_cpus)
     rq->nr_cpus = nr_cpus;
     rq->iso_cpu = 70;
     rq->iso_period = 5u * BFS_HZ * nr_cpus + 1u;
+}
+
+/* normal_prio(): the prio a task's policy gives it. */
+static inline int bfs_normal_prio(const struct bfs_task *p)
+{
+    if (bfs_rt_policy(p->policy))
+        return BFS_MAX_RT_PRIO - 1 - p->rt_priority;
+    if (p->policy == BFS_SCHED_ISO)
+        return BFS_ISO_PRIO;
+    if (p->policy == BFS_SCHED_IDLEPRIO)
+        return BFS_IDLE_PRIO;
+    return BFS_NORMAL_PRIO;
 }
 
 /* The prio enqueue_task() gives a task: what it is allowed to run as now. */
@@ -260,6 +287,17 @@ static inline void bfs_unstick(struct bfs_rq *rq, struct bfs_task *p)
     if (p->sticky) {
         rq->sticky_task[p->cpu] = NULL;
         p->sticky = 0;
+    }
+}
+
+/* Unsticks a queued sticky task: off a deadline list's place to its tail
+ * (the skiplist re-keys it; see the top), left in place on the ISO list. */
+static inline void bfs_unstick_requeue(struct bfs_rq *rq, struct bfs_task *p)
+{
+    bfs_unstick(rq, p);
+    if (p->node.prio > BFS_ISO_PRIO) {
+        bfs_queue_del(&rq->grq, &p->node);
+        bfs_queue_add_tail(&rq->grq, &p->node, p->node.prio);
     }
 }
 
@@ -309,7 +347,13 @@ static inline struct bfs_task *bfs_pick(struct bfs_rq *rq, unsigned cpu)
             struct bfs_task *p = (struct bfs_task *)(void *)l;
             if (!bfs_cpu_allowed(p, cpu))
                 continue;
-            if (idx <= BFS_ISO_PRIO) {
+            if (idx < BFS_ISO_PRIO) {
+                edt = p;
+                break;
+            }
+            if (idx == BFS_ISO_PRIO) { /* FIFO, but sticky rules apply */
+                if (p->sticky && (unsigned)p->cpu != cpu && rq->scaling[cpu])
+                    continue;
                 edt = p;
                 break;
             }
@@ -327,6 +371,8 @@ static inline struct bfs_task *bfs_pick(struct bfs_rq *rq, unsigned cpu)
         if (edt) {
             bfs_take(rq, edt);
             edt->cpu = (int)cpu;
+            if (idx < BFS_MAX_RT_PRIO && rq->sticky_task[cpu])
+                bfs_unstick_requeue(rq, rq->sticky_task[cpu]);
             return edt;
         }
         idx++;
@@ -334,10 +380,11 @@ static inline struct bfs_task *bfs_pick(struct bfs_rq *rq, unsigned cpu)
 }
 
 /*
- * The running task p leaves cpu after running ran_ns: its slice is charged
- * (spent: a new slice and deadline), and when still runnable it is queued
- * again and becomes the CPU's sticky task if it runs by deadline; the CPU's
- * previous sticky task is unstuck.
+ * The running task p leaves cpu after running ran_ns: schedule() for prev.
+ * check_deadline(): a spent slice, or a batch task's, is refilled with a
+ * new deadline. When still runnable it is queued again and, while cpu is in
+ * its mask, swap_sticky(): the CPU's previous sticky task is unstuck and p,
+ * unless realtime, becomes the CPU's sticky task.
  */
 static inline int bfs_deschedule(struct bfs_rq *rq, unsigned cpu,
                                  struct bfs_task *p, uint64_t ran_ns,
@@ -347,72 +394,130 @@ static inline int bfs_deschedule(struct bfs_rq *rq, unsigned cpu,
         return -EINVAL;
     if (p->queued)
         return -EEXIST;
-    if (p->policy != BFS_SCHED_FIFO) {
+    if (p->policy != BFS_SCHED_FIFO)
         p->time_slice -= (int64_t)ran_ns;
-        if (p->time_slice < BFS_RESCHED_NS) {
-            p->time_slice = (int64_t)BFS_RR_INTERVAL_MS * 1000000;
-            p->node.deadline =
-                rq->niffies + bfs_prio_deadline_diff(p->static_prio);
-        }
+    if (p->time_slice < BFS_RESCHED_NS || p->policy == BFS_SCHED_BATCH) {
+        p->time_slice = BFS_SLICE_NS;
+        p->node.deadline = rq->niffies + bfs_prio_deadline_diff(p->static_prio);
     }
     p->fresh = false;
     p->cpu = (int)cpu;
     if (!runnable)
         return 0;
     int prio = bfs_effective_prio(rq, p);
-    struct bfs_task *old = rq->sticky_task[cpu];
     bfs_add(rq, p, prio);
-    if (old) {
-        old->sticky = 0;
-        rq->sticky_task[cpu] = NULL;
-        bfs_queue_del(&rq->grq, &old->node);
-        bfs_queue_add_tail(&rq->grq, &old->node, old->node.prio);
-    }
-    /* Deadline lists only: NORMAL and IDLE (not "prio >= SCHED_NORMAL"). */
-    if (prio == BFS_NORMAL_PRIO || prio == BFS_IDLE_PRIO) {
+    if (!bfs_cpu_allowed(p, cpu))
+        return 0;
+    struct bfs_task *old = rq->sticky_task[cpu];
+    if (old)
+        bfs_unstick_requeue(rq, old);
+    if (prio >= BFS_MAX_RT_PRIO) {
         p->sticky = 1;
         rq->sticky_task[cpu] = p;
     }
     return 0;
 }
 
-/* One scheduler tick on cpu, with curr running there (NULL: idle). Returns
- * 1 when curr runs as ISO but ISO is now refractory. */
+/* task_running_tick() / no_iso_tick() on cpu, with curr running there
+ * (NULL: idle). Returns 1 when curr runs as ISO but ISO is now refractory
+ * (its slice is zeroed, as BFS zeroes rq_time_slice). */
 static inline int bfs_tick(struct bfs_rq *rq, unsigned cpu,
-                           const struct bfs_task *curr)
+                           struct bfs_task *curr)
 {
     if (cpu >= rq->nr_cpus)
         return -EINVAL;
-    bool iso = curr && curr->node.prio == BFS_ISO_PRIO;
-    rq->iso_ticks -= rq->iso_ticks / rq->iso_period;
-    if (iso)
-        rq->iso_ticks += 100;
-    uint64_t limit = rq->iso_period * rq->iso_cpu;
-    if (!rq->iso_refractory && rq->iso_ticks > limit)
-        rq->iso_refractory = true;
-    else if (rq->iso_refractory && rq->iso_ticks < limit * 115 / 128)
+    const uint64_t per = rq->iso_period;
+    const uint64_t clear = per * (rq->iso_cpu * 115 / 128);
+    if (curr && (curr->node.prio < BFS_MAX_RT_PRIO ||
+                 (curr->policy == BFS_SCHED_ISO && !rq->iso_refractory))) {
+        if (rq->iso_ticks <= per * 100 - 100)
+            rq->iso_ticks += 100;
+    } else if (rq->iso_ticks) {
+        rq->iso_ticks -= rq->iso_ticks / per + 1;
+        if (rq->iso_refractory && rq->iso_ticks < clear)
+            rq->iso_refractory = false;
+    }
+    if (!curr || curr->policy != BFS_SCHED_ISO)
+        return 0;
+    if (!rq->iso_refractory) {
+        if (rq->iso_ticks > per * rq->iso_cpu)
+            rq->iso_refractory = true;
+    } else if (rq->iso_ticks < clear) {
         rq->iso_refractory = false;
-    return iso && rq->iso_refractory;
+    }
+    if (rq->iso_refractory && curr->node.prio == BFS_ISO_PRIO) {
+        curr->time_slice = 0;
+        return 1;
+    }
+    return 0;
 }
 
-/* Changes policy, rt priority and nice; a queued task moves to the tail of
- * its new list (the sticky mark stays only on a deadline list). */
+/* adjust_deadline(): by the difference of the two deadline offsets. */
+static inline void bfs_adjust_deadline(struct bfs_task *p, int new_static)
+{
+    uint64_t a = bfs_prio_deadline_diff(p->static_prio),
+             b = bfs_prio_deadline_diff(new_static);
+    if (b >= a)
+        p->node.deadline += b - a;
+    else
+        p->node.deadline =
+            p->node.deadline > a - b ? p->node.deadline - (a - b) : 0;
+}
+
+/* Requeues p at the tail of the list its (new) prio names, unsticking it
+ * when asked (try_preempt() clears the flag) or when it turned realtime. */
+static inline void bfs_requeue(struct bfs_rq *rq, struct bfs_task *p,
+                               bool unstick)
+{
+    int prio = bfs_effective_prio(rq, p);
+    bfs_queue_del(&rq->grq, &p->node);
+    bfs_queue_add_tail(&rq->grq, &p->node, prio);
+    if (unstick || prio < BFS_MAX_RT_PRIO)
+        bfs_unstick(rq, p);
+}
+
+/* set_user_nice(). */
+static inline int bfs_set_nice(struct bfs_rq *rq, struct bfs_task *p, int nice)
+{
+    if (nice < -20 || nice > 19)
+        return -EINVAL;
+    int new_static = nice + 20;
+    if (new_static == p->static_prio)
+        return 0;
+    if (bfs_rt_policy(p->policy)) {
+        p->static_prio = new_static;
+        return 0;
+    }
+    if (!p->fresh)
+        bfs_adjust_deadline(p, new_static);
+    bool lower = new_static < p->static_prio;
+    p->static_prio = new_static;
+    if (p->queued)
+        bfs_requeue(rq, p, lower);
+    else
+        p->node.prio = bfs_normal_prio(p);
+    return 0;
+}
+
+/* sched_setscheduler() when policy or rt priority change, then
+ * set_user_nice(). */
 static inline int bfs_set_policy(struct bfs_rq *rq, struct bfs_task *p,
                                  int policy, int rt_priority, int nice)
 {
     struct bfs_task tmp;
     if (bfs_task_init(&tmp, policy, rt_priority, nice))
         return -EINVAL;
+    if (policy == p->policy && rt_priority == p->rt_priority)
+        return bfs_set_nice(rq, p, nice);
     p->policy = policy;
     p->rt_priority = rt_priority;
+    if (nice + 20 != p->static_prio && !bfs_rt_policy(policy) && !p->fresh)
+        bfs_adjust_deadline(p, nice + 20);
     p->static_prio = nice + 20;
-    if (p->queued) {
-        int prio = bfs_effective_prio(rq, p);
-        bfs_queue_del(&rq->grq, &p->node);
-        bfs_queue_add_tail(&rq->grq, &p->node, prio);
-        if (prio != BFS_NORMAL_PRIO && prio != BFS_IDLE_PRIO)
-            bfs_unstick(rq, p);
-    }
+    if (p->queued)
+        bfs_requeue(rq, p, true);
+    else
+        p->node.prio = bfs_normal_prio(p);
     return 0;
 }
 

@@ -130,10 +130,12 @@ static inline void sched_differential(uint64_t seed, unsigned long ops,
     cr_assert(d.rq && d.brq && d.t && d.b);
     cr_assert_eq(skiplist_sched_init(d.rq, 1024, NULL, seed), 0);
     bfs_init(d.brq, 1024);
-    /* A short ISO window so refractory periods come and go. */
-    cr_assert_eq(skiplist_sched_set_iso(d.rq, 30, 300), 0);
-    d.brq->iso_cpu = 30;
-    d.brq->iso_period = 300;
+    /* A short ISO window so refractory periods come and go (realtime
+     * ticks count too, and usage only decays on other ticks: 60% of 100
+     * ticks flips dozens of times per stream, 30% of 300 rarely). */
+    cr_assert_eq(skiplist_sched_set_iso(d.rq, 60, 100), 0);
+    d.brq->iso_cpu = 60;
+    d.brq->iso_period = 100;
     for (size_t i = 0; i < n; i++) {
         int pol, rt, nice;
         random_policy(&r, &pol, &rt, &nice);
@@ -340,11 +342,24 @@ static inline unsigned long sched_script(unsigned long fail_n, bool rest,
                 continue;
             rc = skiplist_sched_enqueue(rq, x);
             break;
-        case 1:
+        case 1: {
             if (running[cpu])
                 continue;
+            struct skiplist_sched_task *stuck = rq->sticky[cpu];
             running[cpu] = skiplist_sched_pick(rq, cpu);
+            if (ta.failures > fails) {
+                /* Only a realtime pick's unstick allocates; pick cannot
+                 * fail, so the sticky task stays as it was. */
+                cr_assert(running[cpu] &&
+                              running[cpu]->cls == SKIPLIST_SCHED_CLASS_RT,
+                          "step %d: pick allocated", step);
+                cr_assert(stuck && rq->sticky[cpu] == stuck,
+                          "step %d: failed unstick changed the slot", step);
+                ++*enomem;
+                rq_check(rq);
+            }
             continue;
+        }
         case 2:
             if (!running[cpu])
                 continue;
