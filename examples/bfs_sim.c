@@ -1,316 +1,253 @@
-/* bfs_sim: a machine of N CPUs (default 4) scheduled by skiplist_sched.h,
- * the BFS global runqueue on a skiplist, running a mix of realtime, ISO,
- * normal tasks of several nice levels, batch and idle-priority tasks, some
- * of them pinned. Time is simulated in 100 us steps with a 1 ms scheduler
- * tick; a task runs until its 6 ms slice is used up, it sleeps, or a waking
- * task with a better key preempts it (as BFS's try_preempt does).
+/* bfs_sim: N CPUs (default 4) scheduled by skiplist_sched.h, the BFS global
+ * runqueue on a skiplist, next to the same machine scheduled by BFS's own
+ * rules as tests/sched_oracle.h writes them down from the patch (a sorted
+ * list keyed as the patch keys it, earliest_deadline_task, schedule,
+ * task_running_tick, try_preempt). Both run one scenario: three nice 0
+ * hogs, a nice 10 hog, an ISO task (2 ms every 10 ms), a bursty FIFO task
+ * (5 ms every 50 ms), an idleprio hog, and two tasks pinned to CPU 0 (a
+ * nice 0 hog and a task working 1 ms every 8 ms). Time runs in 100 us
+ * steps with a 1 ms tick; a task runs until its slice is spent, it sleeps,
+ * the tick demotes it, or a waking task preempts it: the CPU comes from
+ * skiplist_sched_preempt_cpu() (BFS: try_preempt()), no decision of ours.
  *
- * Prints each task's and each class's CPU share (a nice 19 hog gets about
- * 3% of the CPU a nice 0 hog gets: both get a new deadline when their slice
- * ends, and nice 0's 40.6 ms comes round about 33 times while nice 19's
- * 248 ms passes once), wake-to-run latencies, and picks per second.
+ * Prints each task's CPU share (100% = one CPU) and its longest wait from
+ * wake-up to running, for skiplist_sched.h and for BFS's rules.
  *
- *     build/examples/bfs_sim [cpus] [seconds]
+ *     build/examples/bfs_sim [cpus] [seconds] [patch]
+ *
+ * "patch" selects the patch's own-CPU sticky test as written
+ * (SKIPLIST_SCHED_STICKY_PATCH; see docs/bfs-model.md) on both sides.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "skiplist_sched.h"
+#include "tests/sched_oracle.h"
 
 #define STEP_NS 100000ull /* 100 us */
 #define TICK_STEPS 10     /* 1 ms tick */
-#define MAX_CPUS 64
-#define LAT_BUCKETS 2000 /* latency histogram: 100 us steps up to 200 ms */
+#define MAX_CPUS 16
+#define NTASKS 9
+#define MS 1000000ull
 
-struct task {
-    struct skiplist_sched_task s; /* what the scheduler sees */
+static const struct spec {
     const char *name;
-    const char *cls;            /* row of the per-class summary */
-    uint64_t run_ns, period_ns; /* periodic: run this much every period */
-    uint64_t cpu_ns;            /* CPU time received */
-    uint64_t burst_ns;          /* of the current period */
-    uint64_t wake_at, woke_at;
-    int sleeping, waiting; /* waiting: woken, not yet run */
-    unsigned long lat_hist[LAT_BUCKETS + 1];
-    unsigned long wakeups;
-    uint64_t lat_sum, lat_max;
+    int policy, rt, nice, pin; /* pin: the one CPU allowed, or -1 */
+    uint64_t run, period;      /* periodic: run this much per period */
+} spec[NTASKS] = {
+    {"hog nice 0 a", SKIPLIST_SCHED_NORMAL, 0, 0, -1, 0, 0},
+    {"hog nice 0 b", SKIPLIST_SCHED_NORMAL, 0, 0, -1, 0, 0},
+    {"hog nice 0 c", SKIPLIST_SCHED_NORMAL, 0, 0, -1, 0, 0},
+    {"hog nice 10", SKIPLIST_SCHED_NORMAL, 0, 10, -1, 0, 0},
+    {"iso 2/10ms", SKIPLIST_SCHED_ISO, 0, 0, -1, 2 * MS, 10 * MS},
+    {"fifo 5/50ms", SKIPLIST_SCHED_FIFO, 50, 0, -1, 5 * MS, 50 * MS},
+    {"idleprio hog", SKIPLIST_SCHED_IDLEPRIO, 0, 0, -1, 0, 0},
+    {"cpu0 hog", SKIPLIST_SCHED_NORMAL, 0, 0, 0, 0, 0},
+    {"cpu0 1/8ms", SKIPLIST_SCHED_NORMAL, 0, 0, 0, 1 * MS, 8 * MS},
 };
 
-struct cpu {
-    struct task *cur;
-    uint64_t ran; /* ns since it was picked */
-    int resched;
-};
+static unsigned ncpus = 4;
+static bool patch_rule;
+
+/* ------------------------------------------ the two schedulers, one API */
 
 static struct skiplist_sched rq;
-static struct task tasks[32];
-static int ntasks;
-static struct cpu cpus[MAX_CPUS];
-static unsigned ncpus = 4;
-static unsigned long picks;
+static struct skiplist_sched_task st[NTASKS];
+static struct or_rq orq;
+static struct or_task ot[NTASKS];
+static int oracle; /* which one the loop drives */
 
-static struct task *task_of(struct skiplist_sched_task *s)
+static int idx(const void *p, const void *base, size_t size)
 {
-    return (struct task *)(void *)((char *)s - offsetof(struct task, s));
+    return p ? (int)(((const char *)p - (const char *)base) / (long)size) : -1;
 }
 
-/* A hog when run_ns is 0; cpu < 0 allows every CPU, else [cpu, cpu_last]. */
-static struct task *add(const char *name, const char *cls, int policy,
-                        int rt_prio, int nice, uint64_t run_ns,
-                        uint64_t period_ns, int cpu, int cpu_last)
+static void setup(void)
 {
-    struct task *t = &tasks[ntasks++];
-    memset(t, 0, sizeof(*t));
-    if (skiplist_sched_task_init(&t->s, policy, rt_prio, nice)) {
-        fprintf(stderr, "bad task %s\n", name);
+    static const int or_pol[] = {OR_FIFO,   OR_RR,    OR_ISO,
+                                 OR_NORMAL, OR_BATCH, OR_IDLEPRIO};
+    if (skiplist_sched_init(&rq, ncpus, NULL, 42) ||
+        skiplist_sched_set_sticky_rule(&rq, patch_rule
+                                                ? SKIPLIST_SCHED_STICKY_PATCH
+                                                : SKIPLIST_SCHED_STICKY_REAL))
         exit(1);
+    or_init(&orq, ncpus, (struct or_readings){.sticky_patch = patch_rule});
+    for (int i = 0; i < NTASKS; i++) {
+        const struct spec *s = &spec[i];
+        if (skiplist_sched_task_init(&st[i], s->policy, s->rt, s->nice))
+            exit(1);
+        or_task_init(&orq, &ot[i], or_pol[s->policy], s->rt, s->nice);
+        if (s->pin >= 0) {
+            skiplist_sched_cpu_none(&st[i]);
+            skiplist_sched_cpu_allow(&st[i], (unsigned)s->pin, true);
+            ot[i].cpus_allowed = UINT64_C(1) << s->pin;
+        }
     }
-    t->name = name;
-    t->cls = cls;
-    t->run_ns = run_ns;
-    t->period_ns = period_ns;
-    if (cpu >= 0) {
-        skiplist_sched_cpu_none(&t->s);
-        for (int c = cpu; c <= cpu_last; c++)
-            skiplist_sched_cpu_allow(&t->s, (unsigned)c % ncpus, true);
-    }
-    return t;
 }
 
-static void wake(struct task *t, uint64_t now)
+static void advance(uint64_t ns)
 {
-    t->sleeping = 0;
-    t->waiting = 1;
-    t->woke_at = now;
-    t->wakeups++;
-    if (skiplist_sched_enqueue(&rq, &t->s)) {
-        fprintf(stderr, "enqueue failed\n");
+    if (oracle)
+        orq.niffies += ns;
+    else
+        skiplist_sched_advance(&rq, ns);
+}
+
+static int pick(unsigned c)
+{
+    return oracle ? idx(or_pick(&orq, c), ot, sizeof *ot)
+                  : idx(skiplist_sched_pick(&rq, c), st, sizeof *st);
+}
+
+static void desched(unsigned c, int i, uint64_t ran, bool runnable)
+{
+    if (oracle ? or_schedule(&orq, c, &ot[i], ran, !runnable)
+               : skiplist_sched_deschedule(&rq, c, &st[i], ran, runnable))
         exit(1);
-    }
-    /* Preemption: an idle CPU will pick it anyway; else the allowed CPU
-     * running the worst key gives way if the woken task's key is better. */
-    uint64_t key = skiplist_sched_key_of(&rq, &t->s), worst = 0;
-    struct cpu *victim = NULL;
-    for (unsigned c = 0; c < ncpus; c++) {
-        if (!skiplist_sched_cpu_allowed(&t->s, c))
-            continue;
-        if (!cpus[c].cur)
-            return;
-        if (cpus[c].resched) /* already given away to an earlier waker */
-            continue;
-        uint64_t k = skiplist_sched_key_of(&rq, &cpus[c].cur->s);
-        if (k > worst) {
-            worst = k;
-            victim = &cpus[c];
-        }
-    }
-    if (victim && key < worst)
-        victim->resched = 1;
 }
 
-static void record_latency(struct task *t, uint64_t now)
+static int tick(unsigned c, int i)
 {
-    uint64_t lat = now - t->woke_at;
-    size_t b = (size_t)(lat / STEP_NS);
-    t->lat_hist[b < LAT_BUCKETS ? b : LAT_BUCKETS]++;
-    t->lat_sum += lat;
-    if (lat > t->lat_max)
-        t->lat_max = lat;
-    t->waiting = 0;
+    return oracle ? or_tick(&orq, i >= 0 ? &ot[i] : NULL)
+                  : skiplist_sched_tick(&rq, c, i >= 0 ? &st[i] : NULL);
 }
 
-static void step(uint64_t now, unsigned long n)
+static bool slice_spent(int i, uint64_t ran)
 {
-    for (unsigned c = 0; c < ncpus; c++) {
-        struct cpu *cp = &cpus[c];
-        struct task *t = cp->cur;
-        if (t) {
-            t->cpu_ns += STEP_NS;
-            t->burst_ns += STEP_NS;
-            cp->ran += STEP_NS;
-        }
-        if (n % TICK_STEPS == 0 &&
-            skiplist_sched_tick(&rq, c, t ? &t->s : NULL) == 1)
-            cp->resched = 1;
-        if (!t)
-            continue;
-        int done = t->run_ns && t->burst_ns >= t->run_ns;
-        if (done || cp->resched || cp->ran >= (uint64_t)t->s.time_slice) {
-            if (skiplist_sched_deschedule(&rq, c, &t->s, cp->ran, !done)) {
-                fprintf(stderr, "deschedule failed\n");
-                exit(1);
+    return oracle ? ot[i].time_slice - (int64_t)(ran >> 10) < OR_RESCHED_US
+                  : st[i].time_slice - (int64_t)ran < SKIPLIST_SCHED_RESCHED_NS;
+}
+
+/* Wakes i and returns the CPU to preempt (-1: none), given what runs. */
+static int wake(int i, const int *curr)
+{
+    if (oracle) {
+        struct or_task *c[MAX_CPUS];
+        for (unsigned k = 0; k < ncpus; k++)
+            c[k] = curr[k] >= 0 ? &ot[curr[k]] : NULL;
+        if (or_wake(&orq, &ot[i]))
+            exit(1);
+        return or_try_preempt(&orq, &ot[i], c);
+    }
+    const struct skiplist_sched_task *c[MAX_CPUS];
+    for (unsigned k = 0; k < ncpus; k++)
+        c[k] = curr[k] >= 0 ? &st[curr[k]] : NULL;
+    if (skiplist_sched_enqueue(&rq, &st[i]))
+        exit(1);
+    return skiplist_sched_preempt_cpu(&rq, &st[i], c);
+}
+
+/* ------------------------------------------------------------ the run */
+
+struct result {
+    uint64_t cpu_ns[NTASKS], max_wait[NTASKS];
+};
+
+static void simulate(uint64_t steps, struct result *res)
+{
+    int curr[MAX_CPUS];
+    uint64_t ran[MAX_CPUS] = {0};
+    bool resched[MAX_CPUS] = {false};
+    uint64_t burst[NTASKS] = {0}, wake_at[NTASKS] = {0}, woke[NTASKS];
+    bool asleep[NTASKS], waiting[NTASKS];
+    memset(res, 0, sizeof(*res));
+    for (unsigned c = 0; c < ncpus; c++)
+        curr[c] = -1;
+    for (int i = 0; i < NTASKS; i++)
+        asleep[i] = true, waiting[i] = false;
+    for (uint64_t n = 0; n < steps; n++) {
+        const uint64_t now = n * STEP_NS;
+        for (int i = 0; i < NTASKS; i++) /* wake-ups, then preemption */
+            if (asleep[i] && wake_at[i] <= now) {
+                asleep[i] = false;
+                waiting[i] = true;
+                woke[i] = now;
+                int c = wake(i, curr);
+                if (c >= 0 && curr[c] >= 0)
+                    resched[c] = true;
             }
-            if (done) {
-                t->sleeping = 1;
-                /* Next period starts period_ns after this one started. */
-                t->wake_at = t->wake_at + t->period_ns;
-                if (t->wake_at <= now)
-                    t->wake_at = now + STEP_NS;
-                t->burst_ns = 0;
+        for (unsigned c = 0; c < ncpus; c++) {
+            if (curr[c] >= 0 && resched[c])
+                desched(c, curr[c], ran[c], true), curr[c] = -1;
+            resched[c] = false;
+            if (curr[c] >= 0)
+                continue;
+            int i = curr[c] = pick(c);
+            ran[c] = 0;
+            if (i >= 0 && waiting[i]) {
+                waiting[i] = false;
+                if (now - woke[i] > res->max_wait[i])
+                    res->max_wait[i] = now - woke[i];
             }
-            cp->cur = NULL;
         }
-        cp->resched = 0;
-    }
-    for (int i = 0; i < ntasks; i++)
-        if (tasks[i].sleeping && tasks[i].wake_at <= now)
-            wake(&tasks[i], now);
-    for (unsigned c = 0; c < ncpus; c++) {
-        struct cpu *cp = &cpus[c];
-        if (cp->resched && cp->cur) {
-            if (skiplist_sched_deschedule(&rq, c, &cp->cur->s, cp->ran, 1)) {
-                fprintf(stderr, "deschedule failed\n");
-                exit(1);
+        advance(STEP_NS); /* the step runs */
+        for (unsigned c = 0; c < ncpus; c++) {
+            int i = curr[c];
+            if (i >= 0) {
+                res->cpu_ns[i] += STEP_NS;
+                burst[i] += STEP_NS;
+                ran[c] += STEP_NS;
             }
-            cp->cur = NULL;
+            bool demote = (n + 1) % TICK_STEPS == 0 && tick(c, i) == 1;
+            if (i < 0)
+                continue;
+            if (spec[i].period && burst[i] >= spec[i].run) {
+                desched(c, i, ran[c], false); /* sleeps till next period */
+                asleep[i] = true;
+                burst[i] = 0;
+                wake_at[i] += spec[i].period;
+                if (wake_at[i] <= now + STEP_NS)
+                    wake_at[i] = now + 2 * STEP_NS;
+                curr[c] = -1;
+            } else if (demote || (spec[i].policy != SKIPLIST_SCHED_FIFO &&
+                                  slice_spent(i, ran[c]))) {
+                desched(c, i, ran[c], true);
+                curr[c] = -1;
+            }
         }
-        cp->resched = 0;
-        if (cp->cur)
-            continue;
-        struct skiplist_sched_task *s = skiplist_sched_pick(&rq, c);
-        picks++;
-        if (!s)
-            continue;
-        cp->cur = task_of(s);
-        cp->ran = 0;
-        if (cp->cur->waiting)
-            record_latency(cp->cur, now);
     }
-}
-
-static double seconds_now(void)
-{
-    struct timespec ts;
-    timespec_get(&ts, TIME_UTC);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static double pct(uint64_t part, uint64_t whole)
-{
-    return whole ? 100.0 * (double)part / (double)whole : 0.0;
-}
-
-static double p99_ms(const struct task *t)
-{
-    unsigned long total = 0, seen = 0;
-    for (size_t b = 0; b <= LAT_BUCKETS; b++)
-        total += t->lat_hist[b];
-    for (size_t b = 0; b <= LAT_BUCKETS; b++) {
-        seen += t->lat_hist[b];
-        if (seen * 100 >= total * 99)
-            return (double)b * (double)STEP_NS / 1e6;
-    }
-    return 0;
 }
 
 int main(int argc, char **argv)
 {
-    double secs = 30;
+    double secs = 20;
     if (argc > 1)
         ncpus = (unsigned)atoi(argv[1]);
     if (argc > 2)
         secs = atof(argv[2]);
-    if (ncpus < 2 || ncpus > MAX_CPUS || secs <= 0) {
-        fprintf(stderr, "usage: %s [cpus 2..%d] [seconds]\n", argv[0],
+    patch_rule = argc > 3 && strcmp(argv[3], "patch") == 0;
+    if (ncpus < 1 || ncpus > MAX_CPUS || secs <= 0) {
+        fprintf(stderr, "usage: %s [cpus 1..%d] [seconds] [patch]\n", argv[0],
                 MAX_CPUS);
         return 2;
     }
-    if (skiplist_sched_init(&rq, ncpus, NULL, 42)) {
-        fprintf(stderr, "init failed\n");
-        return 1;
-    }
-    const uint64_t ms = 1000000;
-    add("fifo50 0.5/10ms", "realtime", SKIPLIST_SCHED_FIFO, 50, 0, ms / 2,
-        10 * ms, -1, 0);
-    add("rr10 1/20ms", "realtime", SKIPLIST_SCHED_RR, 10, 0, ms, 20 * ms, -1,
-        0);
-    add("iso audio 2/5ms", "iso", SKIPLIST_SCHED_ISO, 0, 0, 2 * ms, 5 * ms, -1,
-        0);
-    add("interactive 1/16ms", "normal", SKIPLIST_SCHED_NORMAL, 0, 0, ms,
-        16 * ms, 0, 1);
-    add("hog nice 0 a", "normal", SKIPLIST_SCHED_NORMAL, 0, 0, 0, 0, -1, 0);
-    add("hog nice 0 b", "normal", SKIPLIST_SCHED_NORMAL, 0, 0, 0, 0, -1, 0);
-    add("hog nice 5 (cpu 0)", "normal", SKIPLIST_SCHED_NORMAL, 0, 5, 0, 0, 0,
-        0);
-    add("hog nice 10", "normal", SKIPLIST_SCHED_NORMAL, 0, 10, 0, 0, -1, 0);
-    add("hog nice 19 a", "normal", SKIPLIST_SCHED_NORMAL, 0, 19, 0, 0, -1, 0);
-    add("hog nice 19 b", "normal", SKIPLIST_SCHED_NORMAL, 0, 19, 0, 0, -1, 0);
-    add("batch (cpus 2-3)", "batch", SKIPLIST_SCHED_BATCH, 0, 0, 0, 0, 2, 3);
-    add("idleprio", "idleprio", SKIPLIST_SCHED_IDLEPRIO, 0, 0, 0, 0, -1, 0);
-    for (int i = 0; i < ntasks; i++)
-        wake(&tasks[i], 0);
-
-    const unsigned long steps = (unsigned long)(secs * 1e9 / STEP_NS);
-    double w0 = seconds_now();
-    for (unsigned long n = 1; n <= steps; n++) {
-        uint64_t now = n * STEP_NS;
-        skiplist_sched_advance(&rq, STEP_NS);
-        step(now, n);
-    }
-    double wall = seconds_now() - w0;
+    setup();
+    const uint64_t steps = (uint64_t)(secs * 1e9 / STEP_NS);
+    static struct result r[2];
+    for (oracle = 0; oracle < 2; oracle++)
+        simulate(steps, &r[oracle]);
     char why[256];
     if (skiplist_sched_check(&rq, why, sizeof why)) {
         fprintf(stderr, "check: %s\n", why);
         return 1;
     }
-
-    const uint64_t total = (uint64_t)steps * STEP_NS * ncpus;
-    printf("bfs_sim: %u CPUs, %.0f s simulated, rr_interval 6 ms, "
-           "ISO limit %u%%\n\n",
-           ncpus, secs, rq.iso_cpu);
-    printf("%-22s %10s\n", "task", "CPU share");
-    for (int i = 0; i < ntasks; i++)
-        printf("%-22s %9.2f%%\n", tasks[i].name, pct(tasks[i].cpu_ns, total));
-    static const char *const classes[] = {"realtime", "iso", "normal", "batch",
-                                          "idleprio"};
-    printf("\nper class (share of all %u CPUs):\n", ncpus);
-    uint64_t busy = 0;
-    for (size_t k = 0; k < 5; k++) {
-        uint64_t sum = 0;
-        for (int i = 0; i < ntasks; i++)
-            if (strcmp(tasks[i].cls, classes[k]) == 0)
-                sum += tasks[i].cpu_ns;
-        busy += sum;
-        printf("  %-10s %6.2f%%\n", classes[k], pct(sum, total));
+    const double total = (double)steps * STEP_NS;
+    printf("bfs_sim: %u CPUs, %.0f s, own-CPU sticky test: %s\n\n", ncpus, secs,
+           patch_rule ? "the patch's code" : "real key (default)");
+    printf("%-14s %21s %23s\n", "", "CPU share (1 CPU=100%)",
+           "longest wait to run, ms");
+    printf("%-14s %10s %10s %11s %11s\n", "task", "ours", "BFS", "ours", "BFS");
+    for (int i = 0; i < NTASKS; i++) {
+        printf("%-14s %9.2f%% %9.2f%%", spec[i].name,
+               100.0 * (double)r[0].cpu_ns[i] / total,
+               100.0 * (double)r[1].cpu_ns[i] / total);
+        if (spec[i].period)
+            printf(" %11.1f %11.1f\n", (double)r[0].max_wait[i] / 1e6,
+                   (double)r[1].max_wait[i] / 1e6);
+        else
+            printf(" %11s %11s\n", "-", "-");
     }
-    printf("  %-10s %6.2f%%\n", "idle", 100.0 - pct(busy, total));
-    uint64_t n0 = tasks[4].cpu_ns + tasks[5].cpu_ns;
-    uint64_t n19 = tasks[8].cpu_ns + tasks[9].cpu_ns;
-    printf("\nnice 19 hog / nice 0 hog CPU: %.1f%% (BFS: about 3%%)\n",
-           pct(n19, n0));
-
-    printf("\nwake-to-run latency    wakeups   mean ms    p99 ms    max ms\n");
-    for (int i = 0; i < ntasks; i++) {
-        const struct task *t = &tasks[i];
-        if (!t->period_ns)
-            continue;
-        printf("%-22s %8lu %9.3f %9.3f %9.3f\n", t->name, t->wakeups,
-               t->wakeups ? (double)t->lat_sum / (double)t->wakeups / 1e6 : 0,
-               p99_ms(t), (double)t->lat_max / 1e6);
-    }
-
-    /* Pick throughput on the final queue: pick on each CPU in turn and put
-     * the task straight back. */
-    size_t queued = skiplist_sched_nr_queued(&rq);
-    unsigned long loops = 0;
-    double t0 = seconds_now(), t1;
-    do {
-        for (int k = 0; k < 1000; k++) {
-            struct skiplist_sched_task *s = skiplist_sched_pick(
-                &rq, (unsigned)(loops + (unsigned)k) % ncpus);
-            if (s && skiplist_sched_enqueue(&rq, s))
-                return 1;
-        }
-        loops += 1000;
-        t1 = seconds_now();
-    } while (t1 - t0 < 0.2);
-    printf("\npicks: %lu in %.0f simulated s (%.0f per simulated second), "
-           "simulation took %.2f s of wall time\n",
-           picks, secs, (double)picks / secs, wall);
-    printf("pick + enqueue with %zu queued: %.1f million per second\n", queued,
-           (double)loops / (t1 - t0) / 1e6);
     skiplist_sched_destroy(&rq);
     return 0;
 }
