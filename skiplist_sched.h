@@ -671,7 +671,7 @@ static inline int skiplist_sched_deschedule(struct skiplist_sched *rq,
     }
     const uint64_t old_dl = t->deadline, old_key = t->key;
     const unsigned cls = skiplist_sched_class_of(rq, t);
-    const bool swap = skiplist_sched_cpu_allowed(t, cpu);
+    const bool swap = (t->cpus_allowed[cpu / 64] >> (cpu % 64)) & 1u;
     const bool stick = swap && sksched_can_stick(cls);
     struct skiplist_sched_task *old = swap ? rq->sticky[cpu] : NULL;
     t->deadline = dl;

@@ -56,7 +56,7 @@ static uint64_t bl_cycle(void *h, size_t m)
         struct bfs_task *p = bfs_pick(&s->rq, cpu);
         if (p) {
             s->rq.niffies += SCHED_TICK_NS;
-            if (bfs_deschedule(&s->rq, cpu, p, SCHED_SLICE_NS, true))
+            if (bfs_deschedule(&s->rq, cpu, p, (uint64_t)BFS_SLICE_NS, true))
                 return 0;
             hash = sched_hash(hash, (uint64_t)(p - s->t) + 1);
         } else {

@@ -62,7 +62,8 @@ static uint64_t sk_cycle(void *h, size_t m)
         struct skiplist_sched_task *p = skiplist_sched_pick(&s->rq, cpu);
         if (p) {
             skiplist_sched_advance(&s->rq, SCHED_TICK_NS);
-            if (skiplist_sched_deschedule(&s->rq, cpu, p, SCHED_SLICE_NS, true))
+            if (skiplist_sched_deschedule(&s->rq, cpu, p,
+                                          SKIPLIST_SCHED_RR_INTERVAL_NS, true))
                 return 0;
             hash = sched_hash(hash, (uint64_t)(p - s->t) + 1);
         } else {
