@@ -993,15 +993,29 @@ static inline int skiplist_sched_fork(struct skiplist_sched *rq,
     return 1;
 }
 
+/* check()'s message, written only where the caller gave room for it. */
+static inline SLX_PRINTF(3, 4) void sksched_why(char *why, size_t len,
+                                                const char *fmt, ...)
+{
+    if (!why || !len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, len, fmt, ap);
+    va_end(ap);
+}
+
 /** Verifies the queue (the engine's check) and this header's invariants:
  *  each queued task's key matches its class, deadline and stickiness; equal
  *  keys in seq order; sticky slots and tasks point at each other and are
- *  queued. 0, or -1 with the first violation in why. O(n + nr_cpus). */
+ *  queued. 0, or -EINVAL with the first violation in why (when why is
+ *  not NULL), as name_check() does. O(n + nr_cpus). */
 static inline int skiplist_sched_check(const struct skiplist_sched *rq,
                                        char *why, size_t len)
 {
-    if (sksched_q_check(&rq->q, why, len))
-        return -1;
+    int rc = sksched_q_check(&rq->q, why, len);
+    if (rc)
+        return rc;
     struct sksched_q_iter it;
     const struct skiplist_sched_task *t, *prev = NULL;
     size_t n = 0;
@@ -1009,33 +1023,34 @@ static inline int skiplist_sched_check(const struct skiplist_sched *rq,
          t = sksched_q_iter_next(&it), n++) {
         bool stick = t->sticky_cpu >= 0;
         if (t->key != sksched_key_as(t, t->cls, stick)) {
-            snprintf(why, len, "task %zu: key %#llx, expected %#llx", n,
-                     (unsigned long long)t->key,
-                     (unsigned long long)sksched_key_as(t, t->cls, stick));
-            return -1;
+            sksched_why(why, len, "task %zu: key %#llx, expected %#llx", n,
+                        (unsigned long long)t->key,
+                        (unsigned long long)sksched_key_as(t, t->cls, stick));
+            return -EINVAL;
         }
         if (t->key == 0 || t->key == UINT64_MAX) {
-            snprintf(why, len, "task %zu: key is a sentinel value", n);
-            return -1;
+            sksched_why(why, len, "task %zu: key is a sentinel value", n);
+            return -EINVAL;
         }
         if (stick && (!sksched_can_stick(t->cls) ||
                       (unsigned)t->sticky_cpu >= rq->nr_cpus ||
                       rq->sticky[t->sticky_cpu] != t)) {
-            snprintf(why, len, "task %zu: sticky on cpu %d, not its slot", n,
-                     t->sticky_cpu);
-            return -1;
+            sksched_why(why, len, "task %zu: sticky on cpu %d, not its slot", n,
+                        t->sticky_cpu);
+            return -EINVAL;
         }
         if (prev && prev->key == t->key && prev->seq >= t->seq) {
-            snprintf(why, len, "task %zu: equal keys out of FIFO order", n);
-            return -1;
+            sksched_why(why, len, "task %zu: equal keys out of FIFO order", n);
+            return -EINVAL;
         }
         prev = t;
     }
     for (unsigned c = 0; c < rq->nr_cpus; c++) {
         const struct skiplist_sched_task *s = rq->sticky[c];
         if (s && (!sksched_q_queued_in(&rq->q, s) || s->sticky_cpu != (int)c)) {
-            snprintf(why, len, "cpu %u: sticky task not queued or not ours", c);
-            return -1;
+            sksched_why(why, len, "cpu %u: sticky task not queued or not ours",
+                        c);
+            return -EINVAL;
         }
     }
     return 0;

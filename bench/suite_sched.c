@@ -1,4 +1,4 @@
-/* sched suite (../shared/BENCH.md): skiplist_sched.h against the BFS
+/* sched suite (docs/benchmark.md): skiplist_sched.h against the BFS
  * runqueue before skiplists, on 16 CPUs.
  *
  *   cycle        every task NORMAL, allowed everywhere, nice -20..19; CPUs
