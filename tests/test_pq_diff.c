@@ -331,9 +331,8 @@ DQ_CASES(dq_def, "defaults")
  * descriptor after pops moved the first key, must still see the key. */
 Test(pq_diff, unique_search_reads_a_sole_leafs_own_first_key)
 {
-    struct dq_item v[3] = {{5, 0, {NULL, NULL}},
-                           {7, 1, {NULL, NULL}},
-                           {7, 2, {NULL, NULL}}};
+    struct dq_item v[3] = {
+        {5, 0, {NULL, NULL}}, {7, 1, {NULL, NULL}}, {7, 2, {NULL, NULL}}};
     struct dq_def q;
     cr_assert_eq(dq_def_init(&q, NULL, 1), 0);
     cr_assert_eq(dq_def_push(&q, &v[0]), 0);
