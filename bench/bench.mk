@@ -1,4 +1,4 @@
-# Benchmarks (see ../shared/BENCH.md for suites, peers and the CSV format).
+# Benchmarks (docs/benchmark.md: suites, peers, the CSV format, adding a peer).
 #
 # Every bench/suite_S.c is one suite S: the program $(BUILD)/bench/S is
 # linked from bench/suite_S.c, every bench/S_*.c (C11) and every bench/S_*.cc

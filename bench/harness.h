@@ -1,5 +1,5 @@
 /* Shared benchmark harness: timing, seeded keys, median of repetitions and
- * the CSV row format of ../shared/BENCH.md:
+ * the CSV row format of docs/benchmark.md:
  *   suite,impl,op,n,threads,ns_per_op,bytes_per_item
  * Each suite program prints rows (no header) on stdout and progress on
  * stderr; bench/bench.mk adds the header and collects the rows. */

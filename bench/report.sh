@@ -1,5 +1,5 @@
 #!/bin/sh
-# Turns a benchmark CSV (../shared/BENCH.md format) into gnuplot PNGs and
+# Turns a benchmark CSV (docs/benchmark.md format) into gnuplot PNGs and
 # markdown tables.
 #
 #   bench/report.sh [CSV [PLOTDIR [MARKDOWN]]]

@@ -1,5 +1,5 @@
 /*
- * The `extent` suite (../shared/BENCH.md): IOVA-style allocation on the
+ * The `extent` suite (docs/benchmark.md): IOVA-style allocation on the
  * extent face against iova_rb, a replica of the Linux IOVA allocator
  * (bench/extent_iova_rb.c).
  *

@@ -1,4 +1,4 @@
-/* limit suite (../shared/BENCH.md): the latency floor a random lookup is
+/* limit suite (docs/benchmark.md): the latency floor a random lookup is
  * held against. impl "memory", op "chase": a pointer chase with one
  * dependent load per 64-byte cache line, the lines linked in one random
  * cycle (Sattolo's shuffle) so that neither the prefetchers nor

@@ -1,4 +1,4 @@
-/* map suite (../shared/BENCH.md): our ordered index against the usual
+/* map suite (docs/benchmark.md): our ordered index against the usual
  * single-threaded ordered maps, on the same elements and the same keys.
  *
  * Per size n, with keys from one seeded bench_rand stream:

@@ -1,4 +1,4 @@
-/* pq suite (../shared/BENCH.md): our priority-queue face against the BFS
+/* pq suite (docs/benchmark.md): our priority-queue face against the BFS
  * list it was meant to replace and the usual priority queues with handles.
  *
  * Per size n (queued elements), keys from one seeded bench_rand stream:
