@@ -65,7 +65,8 @@ static void write_blocks(struct emap *map, uint64_t logical, uint64_t len,
     uint64_t end = logical + len;
 
     /* Collect the overlapped extents first: the iterator is invalidated
-     * by the erases that follow. */
+     * by the erases that follow. Overlap queries take closed ranges
+     * [lo, hi], so the write's last block is end - 1. */
     struct extent *hit[64];
     size_t nhit = 0;
     struct emap_iter it;
@@ -79,7 +80,8 @@ static void write_blocks(struct emap *map, uint64_t logical, uint64_t len,
         e = hit[i];
         uint64_t e_end = e->logical + e->len;
         must(emap_erase(map, e), "erase");
-        bool left = e->logical<logical, right = e_end> end;
+        bool left = e->logical < logical; /* a piece survives on the left */
+        bool right = e_end > end;         /* and on the right */
         if (left && right)
             splits++;
         else if (left || right)

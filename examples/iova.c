@@ -101,6 +101,9 @@ static int dma_map(uint64_t len, uint64_t phys, struct mapping **out)
     struct mapping *m = dev.spare[dev.nspare - 1];
     m->len = len;
     m->phys = phys;
+    /* The size comes from m->len; on success m->iova is set: the highest
+     * free range of len bytes aligned to len's power of two, inside the
+     * closed window [IOVA_LO, IOVA_HI]. */
     int r = iova_map_insert_hole(&dev.map, m, pow2_ceil(len), IOVA_LO, IOVA_HI,
                                  SKIPLIST_HOLE_HIGHEST);
     if (r != 0)
