@@ -29,19 +29,44 @@ BENCH_DEPS := libbsd-dev libjudy-dev libabsl-dev libboost-dev libglib2.0-dev
 all: examples
 
 # ---------------------------------------------------------------- examples
-EXAMPLE_SRC := $(sort $(wildcard examples/*.c))
-EXAMPLES    := $(EXAMPLE_SRC:examples/%.c=$(BUILD)/examples/%)
+# Every examples/NAME.c is one program; examples/split/ is one program built
+# from its two .c files (SKIPLIST_PROTOTYPE in split/parts.h, GENERATE in
+# split/parts.c). `make demo` runs them in DEMO_ORDER, each under a line
+# naming the face it shows: the ordered index first, the runqueue simulator
+# last; an example not listed there runs before the simulator.
+EXAMPLE_SRC   := $(sort $(wildcard examples/*.c))
+EXAMPLE_NAMES := $(EXAMPLE_SRC:examples/%.c=%) split
+EXAMPLES      := $(EXAMPLE_NAMES:%=$(BUILD)/examples/%)
+SPLIT_SRC     := $(sort $(wildcard examples/split/*.c))
+
+DEMO_ORDER := ordered_index string_map split timer_queue extent_map iova
+DEMO_LAST  := bfs_sim
+DEMO_RUN   := $(filter $(EXAMPLE_NAMES),$(DEMO_ORDER)) \
+              $(filter-out $(DEMO_ORDER) $(DEMO_LAST),$(EXAMPLE_NAMES)) \
+              $(filter $(EXAMPLE_NAMES),$(DEMO_LAST))
+FACE_ordered_index := ordered index (SKIPLIST_DEFINE): sessions by expiry (multimap) and by id
+FACE_string_map    := ordered index (SKIPLIST_DEFINE), string keys: name -> struct with strcmp
+FACE_split         := ordered index split in two: SKIPLIST_PROTOTYPE in a header, SKIPLIST_GENERATE in one .c
+FACE_timer_queue   := priority queue (SKIPLIST_PQ_DEFINE): timers with cancel and re-arm
+FACE_extent_map    := extent index (SKIPLIST_EXTENT_DEFINE): a file's block map, overlap queries
+FACE_iova          := extent index (SKIPLIST_EXTENT_DEFINE): IOVA allocation with insert_hole
+FACE_bfs_sim       := runqueue (skiplist_sched.h on the priority-queue face): BFS scheduling simulated
 
 $(BUILD)/examples/%: examples/%.c $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_T) -o $@ $< -lm
 
+$(BUILD)/examples/split: $(SPLIT_SRC) $(wildcard examples/split/*.h) $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_T) -o $@ $(SPLIT_SRC) -lm
+
 examples: $(EXAMPLES)
 
 demo: $(EXAMPLES)
-	@for e in $(EXAMPLES); do \
-	    echo "==== $$e"; ./$$e || exit 1; echo; \
-	done
+	@$(foreach e,$(DEMO_RUN),\
+	    echo "==== $(e): $(or $(FACE_$(e)),an example)"; \
+	    ./$(BUILD)/examples/$(e) || { echo "demo: $(e) failed" >&2; exit 1; }; \
+	    echo;)
 
 # ------------------------------------------------------------------- tests
 include tests/tests.mk
