@@ -81,7 +81,9 @@ docs:
 
 # ------------------------------------------------------------------ layout
 FORMAT_SRC = $(HEADERS) $(wildcard tests/*.c tests/*.h tests/*.cc \
-             examples/*.c bench/*.c bench/*.h bench/*.cc)
+             tests/fuzz/*.c tests/fuzz/*.h tests/compile_fail/*.c \
+             examples/*.c examples/split/*.c examples/split/*.h \
+             bench/*.c bench/*.h bench/*.cc)
 
 format:
 	clang-format -i $(FORMAT_SRC)
