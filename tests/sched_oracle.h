@@ -36,7 +36,10 @@
  * CPUs' sticky tasks (BFS 0.40x; the patch left a FIXME); a task taken by a
  * CPU stops being any CPU's sticky task (BFS kept the pointer); the own-CPU
  * task must be allowed on the CPU; the patch's own-CPU subtraction is done
- * without its unsigned wrap. CPUs: at most 64 (one mask word).
+ * without its unsigned wrap; adjust_deadline() saturates at 0 instead of
+ * wrapping, and a deadline key still sorts after every realtime and ISO
+ * key when the deadline is 0..100 (or_key_after()). CPUs: at most 64 (one
+ * mask word).
  */
 #ifndef SCHED_ORACLE_H
 #define SCHED_ORACLE_H
@@ -75,6 +78,7 @@ struct or_task {
     int policy, rt_priority, static_prio, prio;
     uint64_t deadline;
     uint64_t sl_id;     /* the key it was inserted with */
+    bool sl_by_dl;      /* sl_id is a deadline (not realtime or ISO prio) */
     uint64_t ins;       /* insertion order: FIFO among equal keys */
     int64_t time_slice; /* BFS microseconds (1024 ns; 1000 with units_old) */
     int cpu;
@@ -203,15 +207,30 @@ static inline void or_init(struct or_rq *rq, unsigned noc,
 
 /* ------------------------------------------------------------- queue */
 
+/* Whether key a sorts after key b; by_dl: keyed by deadline (not realtime or
+ * ISO). The patch's sl_id keeps every deadline key after the prio keys
+ * (0..100) only because a BFS deadline is niffies plus at least 6.29 ms;
+ * adjust_deadline() here saturates at 0 where BFS's u64 wraps, so a
+ * deadline of 0..100 can occur, and it must not jump the class order
+ * (skiplist_sched.h's key layout, docs/bfs-model.md). */
+static inline bool or_key_after(bool a_by_dl, uint64_t a, bool b_by_dl,
+                                uint64_t b)
+{
+    return a_by_dl != b_by_dl ? a_by_dl : a > b;
+}
+
 static inline void or_insert(struct or_rq *rq, struct or_task *p, uint64_t key)
 {
+    const bool by_dl = p->prio > OR_ISO_PRIO;
     size_t i = rq->n;
-    while (i > 0 && rq->list[i - 1]->sl_id > key)
+    while (i > 0 && or_key_after(rq->list[i - 1]->sl_by_dl,
+                                 rq->list[i - 1]->sl_id, by_dl, key))
         i--;
     memmove(&rq->list[i + 1], &rq->list[i], (rq->n - i) * sizeof(p));
     rq->list[i] = p;
     rq->n++;
     p->sl_id = key;
+    p->sl_by_dl = by_dl;
     p->ins = ++rq->ins;
     p->queued = true;
 }
@@ -320,8 +339,10 @@ static inline struct or_task *or_pick(struct or_rq *rq, unsigned cpu)
                 rqs->prio <= OR_ISO_PRIO ? (uint64_t)rqs->prio : rqs->deadline;
             if (rqs->prio == OR_IDLE_PRIO)
                 real |= UINT64_C(0xF000000000000000);
-            take = real < edt->sl_id ||
-                   (real == edt->sl_id && rqs->ins < edt->ins);
+            take =
+                or_key_after(edt->sl_by_dl, edt->sl_id, rqs->sl_by_dl, real) ||
+                (real == edt->sl_id && rqs->sl_by_dl == edt->sl_by_dl &&
+                 rqs->ins < edt->ins);
         }
         if (take)
             edt = rqs;

@@ -603,6 +603,61 @@ Test(sched_rules, r7_yield_nice_fork)
     cr_assert_eq(fm >> 8 & 255, 2u, "fork with a spent slice returns 1");
 }
 
+/* ------------------------------------------- deadline below 101 ns */
+
+/* A realtime task only records a nice change (set_user_nice()), so task 0
+ * (nice -20, deadline 6.29 ms) made FIFO at nice 19 and then NORMAL at
+ * nice -20 has its deadline moved by 6.29 - 250.13 ms: BFS's u64 wraps,
+ * both sides saturate at 0. The patch's sl_id would then sort the NORMAL
+ * task ahead of the realtime (0..99) and ISO (100) keys, which no BFS
+ * deadline (niffies + 6.29 ms or more) can do; the class comes first.
+ * Then task 0 runs on CPU 1 and leaves it runnable (sticky, deadline still
+ * 0) with ISO task 2 queued: by real key the ISO task comes first; the
+ * patch's code takes the sticky task (0 - 250 ms is before any deadline).
+ * Seen as sched_rules/vs_oracle seed 1782620465355261630, step 468. */
+static uint64_t sc_low_deadline(struct twin *w)
+{
+    tw_task(w, 0, SKIPLIST_SCHED_NORMAL, 0, -20);
+    tw_task(w, 1, SKIPLIST_SCHED_ISO, 0, 0);
+    tw_task(w, 2, SKIPLIST_SCHED_ISO, 0, 0);
+    tw_task(w, 3, SKIPLIST_SCHED_RR, 1, 0);
+    tw_wake(w, 0);
+    tw_set_policy(w, 0, SKIPLIST_SCHED_FIFO, 1, 19);
+    tw_set_policy(w, 0, SKIPLIST_SCHED_NORMAL, 0, -20);
+    cr_assert_eq(tw_deadline(w, 0), 0);
+    tw_wake(w, 3);
+    tw_wake(w, 1);
+    uint64_t out = push(0, tw_pick(w, 0));
+    int p = tw_pick(w, 1);
+    out = push(out, p);
+    cr_assert_geq(p, 0);
+    cr_assert_eq(tw_sched(w, 1, p, BMS, false), 0); /* p sleeps */
+    out = push(out, tw_pick(w, 1));
+    tw_wake(w, 2);
+    cr_assert_eq(tw_sched(w, 1, 0, BMS, true), 0);
+    cr_assert_eq(tw_sticky(w, 1), 0);
+    cr_assert_eq(tw_deadline(w, 0), 0);
+    return push(out, tw_pick(w, 1));
+}
+
+Test(sched_rules, low_deadline_keeps_class_order)
+{
+    const struct or_readings patch = {.sticky_patch = true};
+    uint64_t m = run(sc_low_deadline, MODEL, BFS, 2);
+    cr_assert_eq(m, run(sc_low_deadline, ORACLE, BFS, 2),
+                 "model %#llx, oracle %#llx", (unsigned long long)m,
+                 (unsigned long long)run(sc_low_deadline, ORACLE, BFS, 2));
+    /* RR task 3, ISO task 1, task 0, then ISO task 2 over sticky task 0. */
+    cr_assert_eq(m, 0x04020103u, "model %#llx", (unsigned long long)m);
+    uint64_t mp = run(sc_low_deadline, MODEL, patch, 2);
+    cr_assert_eq(mp, run(sc_low_deadline, ORACLE, patch, 2),
+                 "patch rule: model %#llx, oracle %#llx",
+                 (unsigned long long)mp,
+                 (unsigned long long)run(sc_low_deadline, ORACLE, patch, 2));
+    cr_assert_eq(mp, 0x04020101u, "patch rule: model %#llx",
+                 (unsigned long long)mp);
+}
+
 /* ------------------------------------------ random: model vs oracle */
 
 static void vs_oracle(uint64_t seed, unsigned long ops, bool patch_rule)
