@@ -238,7 +238,11 @@ static inline void sched_differential(uint64_t seed, unsigned long ops,
     /* The stream must have exercised what it claims to. */
     cr_assert_gt(nonempty, picks / 4, "too few successful picks");
     cr_assert_gt(picks - nonempty, 0, "never an empty pick");
-    if (ops >= 20000) /* ASan runs 1/8 of the stream: too short to insist */
+    /* BFS's ISO accounting (realtime ticks count, decay only on other
+     * ticks) flips rarely: 25-100 times in the plain build's 200000-op
+     * stream of 300 tasks, and once in a 25000-op ASan stream. Insist only
+     * on streams long enough that fewer than 2 flips means a broken rule. */
+    if (ops >= 100000)
         cr_assert_geq(refractory_flips, 2,
                       "ISO never went refractory and back");
     skiplist_sched_destroy(d.rq);
