@@ -60,7 +60,7 @@
  *                        | slx_insert_at -> slx_shift_room | slx_split
  *   name_insert_multi    slx_insert_multi -> slx_insert_slot
  *   name_erase, _remove  slx_remove_small (queue, inline) | name_slx_erase_slow
- *                        -> slx_erase -> slx_locate, slx_remove_at
+ *                        -> slx_erase -> slx_find_elem, slx_remove_at
  *                        -> slx_take_at -> slx_rebalance
  *   name_erase_key       slx_erase_key -> slx_bound, slx_remove_at
  *   name_pop_first/last  slx_pop_first / slx_pop_last -> slx_take_at
@@ -69,7 +69,7 @@
  *                        -> slx_push_small | slx_insert_multi
  *   name_pop             slx_pop_edge (inline) | name_slx_pop_slow
  *                        -> slx_pop_first
- *   name_requeue         slx_requeue -> slx_locate, slx_remove_at,
+ *   name_requeue         slx_requeue -> slx_find_elem, slx_remove_at,
  *                        slx_insert_multi
  *   extent name_insert   slx_ext_insert_elem -> slx_ext_insert -> slx_insert_at
  *   name_lookup          slx_ext_lookup_elem -> slx_ext_lookup
@@ -2049,16 +2049,26 @@ SLX_HOT struct slx_leaf *slx_locate(const struct slx_type *ty,
     return found;
 }
 
+/* e's slot as (*x, *i), or the code erase, remove and requeue answer:
+ * -EINVAL for no element, -ENOENT when e is not in L. */
+SLX_HOT int slx_find_elem(const struct slx_type *ty, const struct slx_list *L,
+                          const void *e, struct slx_leaf **x, unsigned *i)
+{
+    if (!e)
+        return -EINVAL;
+    *x = slx_locate(ty, L, e, i);
+    return *x ? 0 : -ENOENT;
+}
+
 /* name_erase and name_remove, the general way: find e's slot (through
  * the hook for a queue, by key otherwise) and take it out. */
 SLX_HOT int slx_erase(const struct slx_type *ty, struct slx_list *L, void *e)
 {
+    struct slx_leaf *x;
     unsigned i;
-    if (!e)
-        return -EINVAL;
-    struct slx_leaf *x = slx_locate(ty, L, e, &i);
-    if (!x)
-        return -ENOENT;
+    int rc = slx_find_elem(ty, L, e, &x, &i);
+    if (rc)
+        return rc;
     slx_remove_at(ty, L, x, i);
     return 0;
 }
@@ -2195,12 +2205,11 @@ SLX_HOT int slx_remove_small(const struct slx_type *ty, struct slx_list *L,
  * (its old slot is still free), so -ENOMEM leaves e queued at its old key. */
 SLX_COLD int slx_requeue(const struct slx_type *ty, struct slx_list *L, void *e)
 {
+    struct slx_leaf *x;
     unsigned i;
-    if (!e)
-        return -EINVAL;
-    struct slx_leaf *x = slx_locate(ty, L, e, &i);
-    if (!x)
-        return -ENOENT;
+    int rc = slx_find_elem(ty, L, e, &x, &i);
+    if (rc)
+        return rc;
     unsigned char key[SLX_KEY_MAX];
     ty->key_of(e, key);
     struct slx_leaf *h = L->head;
@@ -2228,7 +2237,7 @@ SLX_COLD int slx_requeue(const struct slx_type *ty, struct slx_list *L, void *e)
             return -ENOMEM;
     }
     slx_remove_at(ty, L, x, i);
-    int rc = slx_insert_multi(ty, L, e);
+    rc = slx_insert_multi(ty, L, e);
     (void)rc; /* cannot fail: the spare covers the only allocation */
     return 0;
 }
@@ -3068,7 +3077,8 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
     ATTR T *SLX_CAT(name, _iter_next_overlap)(struct SLX_CAT(name, _iter) *)
 
 /* The descriptor and key adapters of one instance. The key adapters copy
- * through memcpy: the leaves store keys unaligned-agnostic as bytes. */
+ * through memcpy: the leaves store keys as bytes, at no particular
+ * alignment. */
 #define SLX_GEN_TYPE(name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT, HOOKOFF, \
                      EXT, KEYMAX, SETSTART, SIZEOF)                           \
     static inline SLX_UNUSED int SLX_CAT(name, _slx_cmp)(const void *a,       \
