@@ -253,27 +253,51 @@ extern int madvise(void *addr, size_t len, int advice);
                          _bad_configuration_see_skiplist_h)[(cond) ? 1 : -1]
 #endif
 
-/* Leaf header. Its links sit before it (link l at l + 1 links below the
- * header, so link 0 is adjacent), and keys[KPN], ptrs[KPN] and, for the
- * extent face, lasts[KPN] (inclusive ends) follow it. So the slot arrays
- * are at a fixed offset from the header, whatever the leaf's level: a
- * removal through a hook loads the header and the element pointers at
- * once, not one after the other. The head of a list is a leaf of
- * max_level links and no slots. A leaf's memory block starts at its
- * highest link (slx_block). */
+/* Leaf header. Its one link (next and prev leaf, see slx_linkhdr) sits
+ * just before it, and keys[KPN], ptrs[KPN] and, for the extent face,
+ * lasts[KPN] (inclusive ends) follow it, so the slot arrays are at a fixed
+ * offset from the header: a removal through a hook loads the header and
+ * the element pointers at once. The leaves form one doubly linked list,
+ * circular through the head (a leaf with no slots); the index above them
+ * (struct slx_inode) finds the leaf a key belongs in. */
 struct slx_leaf {
-    uint16_t n;     /* slots in use */
-    uint8_t level;  /* number of links */
-    uint8_t unused; /* padding, zero */
-    uint16_t off;   /* priority queue: first slot in use (see slx_off) */
-    uint16_t dead;  /* priority queue: tombstones in the window (slx_take) */
-    uint64_t tombs; /* queue, SLX_BITMAP_LEAF: bit s set for a tombstone at
-                     * physical slot s (0 otherwise) */
+    uint16_t n;       /* slots in use */
+    uint8_t level;    /* number of links: 1 (0 never: see slx_check) */
+    uint8_t unused;   /* padding, zero */
+    uint16_t off;     /* priority queue: first slot in use (see slx_off) */
+    uint16_t dead;    /* priority queue: tombstones in the window (slx_take) */
+    uint64_t tombs;   /* queue, SLX_BITMAP_LEAF: bit s set for a tombstone at
+                       * physical slot s (0 otherwise) */
+    uint32_t version; /* reserved for skiplist_rcu.h's per-node lock and
+                       * version (docs/design.md); 0 in this header */
+    uint32_t unused2; /* padding, zero */
+    struct slx_inode *parent; /* the index node holding this leaf's entry;
+                               * NULL when the list has no index */
 };
 
-/* A link: next and prev leaf at this level (circular through the head),
- * then the next leaf's first key (cached), then for extents the largest
- * free gap in the span [this leaf, next leaf at this level). */
+/* An index node: a run of consecutive entries of one index level, each
+ * entry a key and a child, as arrays after the header: keys[cap],
+ * child[cap] and, for the extent face, gaps[cap][2]. A level-1 node's
+ * children are leaves, a level-l node's are level-(l - 1) nodes. An
+ * entry's key is the first key of its child's subtree, except on the
+ * leftmost path, whose first keys are never read (the descent starts every
+ * node at its entry 0 without a compare). Levels are random: a new leaf
+ * drawn to height h starts a new node on each of the levels 1..h-1 (a
+ * B-skiplist), and a node that fills splits in two. See docs/design.md. */
+struct slx_inode {
+    uint32_t version; /* reserved for skiplist_rcu.h (see struct slx_leaf) */
+    uint32_t n;       /* entries in use, >= 1 */
+    uint32_t cap;     /* entries it has room for: ty->icap, or more for a
+                       * root grown at the max level (see slx_root_grow) */
+    uint8_t level;    /* 1 .. max_level - 1 */
+    uint8_t big;      /* allocated apart from the pool (a grown root) */
+    uint16_t unused;  /* padding, zero */
+    struct slx_inode *parent; /* NULL for the root (and in the stash: next) */
+};
+
+/* A link: next and prev leaf (circular through the head), then the next
+ * leaf's first key (cached), then for extents the largest free gap the
+ * leaf owns (slx_leaf_runs). */
 struct slx_linkhdr {
     struct slx_leaf *next;
     struct slx_leaf *prev;
@@ -293,7 +317,11 @@ struct slx_list {
     size_t bytes; /* bytes held: nodes (custom allocator) or slabs + head */
     uint64_t rng;
     uint64_t stamp; /* bumped by every mutation (FOREACH_SAFE re-sync) */
-    unsigned top;   /* levels in use: highest level of any leaf */
+    unsigned top;   /* index levels in use: the root's level (0: no root) */
+    struct slx_inode *root;  /* the index; NULL with at most one leaf */
+    struct slx_inode *stash; /* index nodes reserved so that linking a new
+                              * leaf cannot fail (slx_index_reserve) */
+    unsigned nstash;
     struct skiplist_allocator alloc;
     int default_alloc;
     struct slx_pool pool;
@@ -313,7 +341,9 @@ struct slx_iter {
 struct slx_type {
     unsigned kpn;       /* keys per node */
     unsigned max_level; /* 1..32 */
-    unsigned pshift;    /* level probability 1 / 2^pshift */
+    unsigned pshift;    /* promotion probability 1 / 2^pshift: the index's
+                         * expected fanout is 2^pshift */
+    unsigned icap;      /* entries per index node: 2 << pshift */
     size_t ks;          /* key size */
     size_t link_size;   /* bytes per link */
     size_t keys_bytes;  /* kpn * ks rounded up to pointer alignment */
@@ -467,10 +497,69 @@ SLX_HOT struct slx_leaf *slx_leaf_in(const struct slx_type *ty, void *block,
                                        (size_t)level * ty->link_size);
 }
 
-/* The head: max_level links and a header, no slots. */
+/* The head: one link and a header, no slots. */
 SLX_HOT size_t slx_head_size(const struct slx_type *ty)
 {
-    return sizeof(struct slx_leaf) + ty->max_level * ty->link_size;
+    return sizeof(struct slx_leaf) + ty->link_size;
+}
+
+/* Index levels an instance may use: max_level counts the leaves' too. */
+SLX_HOT unsigned slx_max_index(const struct slx_type *ty)
+{
+    return ty->max_level - 1u;
+}
+
+/* Index node arrays: keys[cap], child[cap], gaps[cap][2] (extents). */
+SLX_HOT unsigned char *slx_ikeys(const struct slx_type *ty,
+                                 const struct slx_inode *P)
+{
+    (void)ty;
+    return (unsigned char *)(uintptr_t)P + sizeof(struct slx_inode);
+}
+
+SLX_HOT unsigned char *slx_ikey(const struct slx_type *ty,
+                                const struct slx_inode *P, unsigned j)
+{
+    return slx_ikeys(ty, P) + (size_t)j * ty->ks;
+}
+
+SLX_HOT void **slx_ichild(const struct slx_type *ty, const struct slx_inode *P)
+{
+    return (void **)(void *)(slx_ikeys(ty, P) +
+                             SLX_ROUND8((size_t)P->cap * ty->ks));
+}
+
+/* Extent face: entry j's summary of its child's free runs (see slx_runs):
+ * gaps[2 j] the largest run, gaps[2 j + 1] the aligned-block log. */
+SLX_HOT uint64_t *slx_igap(const struct slx_type *ty, const struct slx_inode *P,
+                           unsigned j)
+{
+    return (uint64_t *)(void *)(slx_ichild(ty, P) + P->cap) + 2u * j;
+}
+
+SLX_HOT size_t slx_inode_size(const struct slx_type *ty, unsigned cap)
+{
+    size_t sz = sizeof(struct slx_inode) + SLX_ROUND8((size_t)cap * ty->ks) +
+                (size_t)cap * sizeof(void *);
+    if (slx_is_extent(ty))
+        sz += (size_t)cap * 2u * sizeof(uint64_t);
+    return sz;
+}
+
+/* The index node holding child's entry; child is a leaf when the node is
+ * of level 1 (clevel 0), an index node otherwise. */
+SLX_HOT struct slx_inode *slx_parent_of(void *child, unsigned clevel)
+{
+    return clevel == 0 ? ((struct slx_leaf *)child)->parent
+                       : ((struct slx_inode *)child)->parent;
+}
+
+SLX_HOT void slx_set_parent(void *child, unsigned clevel, struct slx_inode *P)
+{
+    if (clevel == 0)
+        ((struct slx_leaf *)child)->parent = P;
+    else
+        ((struct slx_inode *)child)->parent = P;
 }
 
 /* Unsigned integer keys of the extent face, widened to 64 bits. */
@@ -646,11 +735,12 @@ SLX_COLD struct slx_leaf *slx_alloc_leaf(const struct slx_type *ty,
 {
     size_t size = slx_leaf_size(ty, level);
     struct slx_leaf *x;
-    if (L->spare) { /* keeps its own (random) level */
+    if (L->spare) {
         x = L->spare;
         L->spare = NULL;
         x->n = 0;
         x->off = 0;
+        x->parent = NULL;
         return x;
     }
     void *b;
@@ -670,6 +760,9 @@ SLX_COLD struct slx_leaf *slx_alloc_leaf(const struct slx_type *ty,
     x->off = 0;
     x->dead = 0;
     x->tombs = 0;
+    x->version = 0;
+    x->unused2 = 0;
+    x->parent = NULL;
     return x;
 }
 
@@ -699,13 +792,64 @@ SLX_HOT uint64_t slx_rand(struct slx_list *L)
     return x * 0x2545F4914F6CDD1Dull;
 }
 
-/* Random level for a new leaf: geometric with p = 1/2^pshift, capped at
- * one above the current top (Pugh's "fix the dice": the level a list of
- * this size needs) and at max_level. */
+/* Allocator levels: 0 for leaves, 1 for index nodes, 2 for the head and
+ * for a root grown past ty->icap (sizes of level 2 vary). */
+#define SLX_ALLOC_LEAF 0u
+#define SLX_ALLOC_INODE 1u
+#define SLX_ALLOC_OTHER 2u
+
+/* An index node of cap entries (ty->icap: from the pool; more: a grown
+ * root, allocated on its own). */
+SLX_COLD struct slx_inode *slx_alloc_inode(const struct slx_type *ty,
+                                           struct slx_list *L, unsigned cap)
+{
+    size_t size = slx_inode_size(ty, cap);
+    int big = cap != ty->icap;
+    void *b;
+    if (L->default_alloc) {
+        b = big ? malloc(size) : slx_pool_alloc(L, size, SLX_ALLOC_INODE);
+        if (b && big)
+            L->bytes += size;
+    } else {
+        b = L->alloc.alloc(L->alloc.ctx, size,
+                           big ? SLX_ALLOC_OTHER : SLX_ALLOC_INODE);
+        if (b)
+            L->bytes += size;
+    }
+    if (!b)
+        return NULL;
+    struct slx_inode *P = (struct slx_inode *)b;
+    memset(P, 0, sizeof(*P));
+    P->cap = cap;
+    P->big = (uint8_t)big;
+    return P;
+}
+
+SLX_COLD void slx_free_inode(const struct slx_type *ty, struct slx_list *L,
+                             struct slx_inode *P)
+{
+    size_t size = slx_inode_size(ty, P->cap);
+    if (L->default_alloc && !P->big) {
+        *(void **)(void *)P = L->pool.free_list[SLX_ALLOC_INODE];
+        L->pool.free_list[SLX_ALLOC_INODE] = P;
+        return;
+    }
+    if (L->default_alloc)
+        free(P);
+    else
+        L->alloc.free(L->alloc.ctx, P, size,
+                      P->big ? SLX_ALLOC_OTHER : SLX_ALLOC_INODE);
+    L->bytes -= size;
+}
+
+/* Height of a new leaf's entry in the index: geometric with p =
+ * 1/2^pshift (so the index's fanout is 2^pshift on average), capped at
+ * one above the root (Pugh's "fix the dice") and at the max level. */
 SLX_COLD unsigned slx_random_level(const struct slx_type *ty,
                                    struct slx_list *L)
 {
-    unsigned cap = L->top + 1 < ty->max_level ? L->top + 1 : ty->max_level;
+    unsigned maxidx = slx_max_index(ty);
+    unsigned cap = L->top + 1 < maxidx ? L->top + 1 : maxidx;
     unsigned level = 1;
     uint64_t mask = (1u << ty->pshift) - 1;
     uint64_t r = slx_rand(L);
@@ -742,19 +886,31 @@ SLX_COLD int slx_init(const struct slx_type *ty, struct slx_list *L,
     size_t hsize = slx_head_size(ty);
     void *b = L->default_alloc
                   ? malloc(hsize)
-                  : L->alloc.alloc(L->alloc.ctx, hsize, ty->max_level - 1);
+                  : L->alloc.alloc(L->alloc.ctx, hsize, SLX_ALLOC_OTHER);
     if (!b)
         return -ENOMEM;
     memset(b, 0, hsize);
-    struct slx_leaf *h = slx_leaf_in(ty, b, ty->max_level);
-    h->level = (uint8_t)ty->max_level;
-    for (unsigned l = 0; l < ty->max_level; l++) {
-        slx_set_next(ty, h, l, h);
-        slx_set_prev(ty, h, l, h);
-    }
+    struct slx_leaf *h = slx_leaf_in(ty, b, 1);
+    h->level = 1;
+    slx_set_next(ty, h, 0, h);
+    slx_set_prev(ty, h, 0, h);
     L->head = h;
     L->bytes = hsize;
     return 0;
+}
+
+/* Frees the index below and including P: the nodes a pool does not take
+ * back wholesale (all of them with a caller's allocator, else a grown
+ * root only). */
+SLX_COLD void slx_free_index(const struct slx_type *ty, struct slx_list *L,
+                             struct slx_inode *P)
+{
+    if (L->default_alloc && !P->big)
+        return; /* pooled, and only a root can be big */
+    if (P->level > 1)
+        for (unsigned j = 0; j < P->n; j++)
+            slx_free_index(ty, L, (struct slx_inode *)slx_ichild(ty, P)[j]);
+    slx_free_inode(ty, L, P);
 }
 
 /* Calls fn on every element in order, frees every leaf; the list is
@@ -784,16 +940,26 @@ SLX_COLD void slx_clear(const struct slx_type *ty, struct slx_list *L,
         if (!L->default_alloc)
             slx_free_leaf(ty, L, sp);
     }
+    /* Index nodes: pooled ones go with the pool; a grown root and every
+     * node of a caller's allocator are freed one by one. */
+    if (L->root)
+        slx_free_index(ty, L, L->root);
+    while (L->stash) {
+        struct slx_inode *P = L->stash;
+        L->stash = P->parent;
+        if (!L->default_alloc)
+            slx_free_inode(ty, L, P);
+    }
     if (L->default_alloc) {
         slx_pool_release(L);
         L->bytes = slx_head_size(ty);
     }
-    for (unsigned l = 0; l < ty->max_level; l++) {
-        slx_set_next(ty, h, l, h);
-        slx_set_prev(ty, h, l, h);
-        if (slx_is_extent(ty))
-            slx_gap(ty, h, l)[0] = slx_gap(ty, h, l)[1] = 0;
-    }
+    slx_set_next(ty, h, 0, h);
+    slx_set_prev(ty, h, 0, h);
+    if (slx_is_extent(ty))
+        slx_gap(ty, h, 0)[0] = slx_gap(ty, h, 0)[1] = 0;
+    L->root = NULL;
+    L->nstash = 0;
     L->count = 0;
     L->nleaves = 0;
     L->top = 0;
@@ -810,7 +976,7 @@ SLX_COLD void slx_destroy(const struct slx_type *ty, struct slx_list *L,
         free(slx_block(ty, L->head));
     else
         L->alloc.free(L->alloc.ctx, slx_block(ty, L->head), slx_head_size(ty),
-                      ty->max_level - 1);
+                      SLX_ALLOC_OTHER);
     L->head = NULL;
     L->bytes = 0;
 }
@@ -822,51 +988,6 @@ SLX_HOT int slx_before(const struct slx_type *ty, const void *a,
                        const void *key, int strict)
 {
     return strict ? ty->less(a, key) : !ty->less(key, a);
-}
-
-/* Last leaf whose first key is < key (strict) or <= key (!strict); the
- * head when there is none. Each step reads the cached first key in the
- * current leaf's link, so the next leaf is only touched when entered. */
-SLX_HOT struct slx_leaf *slx_descend(const struct slx_type *ty,
-                                     const struct slx_list *L, const void *key,
-                                     int strict)
-{
-    struct slx_leaf *x = L->head;
-    if (slx_is_queue(ty) && L->nleaves == 1) { /* see slx_sole_queue_leaf */
-        struct slx_leaf *f = slx_next(ty, x, 0);
-        return f->n > 0 && slx_before(ty, slx_keys(ty, f), key, strict) ? f : x;
-    }
-    /* A leaf found past key on one level is past it on every level below:
-     * reaching it again ends the level without a compare. The head (the
-     * end of every level) is such a leaf from the start. */
-    struct slx_leaf *stop = L->head;
-    unsigned l = L->top;
-    if (l == 0)
-        return x;
-    /* lk is x's link on level l: stepping down is one addition, and a
-     * step right recomputes it for the new leaf only. */
-    const size_t ls = ty->link_size;
-    const unsigned char *lk = slx_link(ty, x, --l);
-    for (;;) {
-        for (;;) {
-            struct slx_leaf *nx = ((const struct slx_linkhdr *)lk)->next;
-            if (nx == stop)
-                break;
-            if (!slx_before(ty, lk + sizeof(struct slx_linkhdr), key, strict)) {
-                stop = nx;
-                break;
-            }
-            x = nx;
-            lk = slx_link(ty, x, l);
-        }
-        if (l == 0)
-            return x;
-        l--;
-        lk += ls;
-        /* Going down: the next step on this level loads the next leaf's
-         * link; start the load now. */
-        SLX_PREFETCH(slx_link(ty, ((const struct slx_linkhdr *)lk)->next, l));
-    }
 }
 
 /* Start loading every line of x's keys and element pointers in use at
@@ -927,6 +1048,30 @@ SLX_HOT unsigned slx_leaf_count(const struct slx_type *ty,
     return lo + slx_count_before(ty, k, lo, hi, key, strict);
 }
 
+/* Keys in the sorted k[0, n) before key (strict: <, else <=), n >= 1.
+ * Branch-free: the trip count depends on n only and the step is a
+ * conditional move, so random keys cost no mispredictions. Invariant:
+ * the answer lies in [base, base + len]. */
+SLX_HOT unsigned slx_bisect(const struct slx_type *ty, const unsigned char *k,
+                            unsigned n, const void *key, int strict)
+{
+    unsigned base = 0, len = n;
+    while (len > 1) {
+        unsigned half = len / 2;
+        int b =
+            slx_before(ty, k + (size_t)(base + half - 1) * ty->ks, key, strict);
+        /* Written the way each compiler keeps it a conditional move. */
+#if defined(__clang__)
+        base += b ? half : 0;
+#else
+        base += half & (0u - (unsigned)b);
+#endif
+        len -= half;
+    }
+    return base +
+           (slx_before(ty, k + (size_t)base * ty->ks, key, strict) ? 1u : 0u);
+}
+
 /* First slot in x whose key is >= key (strict) or > key (!strict). */
 SLX_HOT unsigned slx_leaf_search(const struct slx_type *ty,
                                  const struct slx_leaf *x, const void *key,
@@ -945,24 +1090,7 @@ SLX_HOT unsigned slx_leaf_search(const struct slx_type *ty,
      * a bisection perfectly). */
     if (ty->cheap_less && slx_is_queue(ty))
         return slx_leaf_count(ty, k, n, key, strict);
-    /* Branch-free: the trip count depends on n only and the step is a
-     * conditional move, so random keys cost no mispredictions. Invariant:
-     * the answer lies in [base, base + len]. */
-    unsigned base = 0, len = n;
-    while (len > 1) {
-        unsigned half = len / 2;
-        int b =
-            slx_before(ty, k + (size_t)(base + half - 1) * ty->ks, key, strict);
-        /* Written the way each compiler keeps it a conditional move. */
-#if defined(__clang__)
-        base += b ? half : 0;
-#else
-        base += half & (0u - (unsigned)b);
-#endif
-        len -= half;
-    }
-    return base +
-           (slx_before(ty, k + (size_t)base * ty->ks, key, strict) ? 1u : 0u);
+    return slx_bisect(ty, k, n, key, strict);
 }
 
 /* The first live slot at or after logical index i of a queue leaf (i
@@ -986,6 +1114,83 @@ SLX_HOT unsigned slx_live_end(const struct slx_type *ty,
     while (i > 0 && !p[i - 1])
         i--;
     return i;
+}
+
+/* The leaves from x on, along their links: the last one whose first key
+ * is before key (x itself when none after it is). The descent of a list
+ * without an index (one leaf, or max_level 1). */
+SLX_HOT struct slx_leaf *slx_walk(const struct slx_type *ty,
+                                  const struct slx_list *L, struct slx_leaf *x,
+                                  const void *key, int strict)
+{
+    for (;;) {
+        struct slx_leaf *nx = slx_next(ty, x, 0);
+        if (nx == L->head || !slx_before(ty, slx_nmin(ty, x, 0), key, strict))
+            return x;
+        x = nx;
+    }
+}
+
+/* Start loading an index node's keys in use: the bisection then waits for
+ * one miss, not one per probe. */
+SLX_HOT void slx_prefetch_inode(const struct slx_type *ty,
+                                const struct slx_inode *P)
+{
+    const unsigned char *k = slx_ikeys(ty, P);
+    SLX_PREFETCH(P);
+    size_t kb = (size_t)ty->icap * ty->ks + sizeof(struct slx_inode);
+    for (size_t off = 64; off < kb; off += 64)
+        SLX_PREFETCH((const unsigned char *)P + off);
+    (void)k;
+}
+
+/* The child of P to descend into: its last entry whose key is before key,
+ * entry 0 without a compare (a subtree is entered only when its first key
+ * is before key, and the leftmost path's entry-0 keys are not kept). */
+SLX_HOT unsigned slx_inode_search(const struct slx_type *ty,
+                                  const struct slx_inode *P, const void *key,
+                                  int strict)
+{
+    unsigned m = P->n - 1u; /* keys compared: entries 1 .. n - 1 */
+    if (m == 0)
+        return 0;
+    return slx_bisect(ty, slx_ikeys(ty, P) + ty->ks, m, key, strict);
+}
+
+/* Last leaf whose first key is < key (strict) or <= key (!strict); the
+ * head when there is none. One node per index level: a bisection of its
+ * keys, then one load of the child pointer. */
+SLX_HOT struct slx_leaf *slx_descend(const struct slx_type *ty,
+                                     const struct slx_list *L, const void *key,
+                                     int strict)
+{
+    struct slx_leaf *h = L->head;
+    const struct slx_inode *P = L->root;
+    if (!P) {
+        if (slx_is_queue(ty) && L->nleaves == 1) { /* slx_sole_queue_leaf */
+            struct slx_leaf *f = slx_next(ty, h, 0);
+            return f->n > 0 && slx_before(ty, slx_keys(ty, f), key, strict) ? f
+                                                                            : h;
+        }
+        return slx_walk(ty, L, h, key, strict);
+    }
+    struct slx_leaf *x;
+    for (;;) {
+        unsigned j = slx_inode_search(ty, P, key, strict);
+        void *c = slx_ichild(ty, P)[j];
+        if (P->level == 1) {
+            x = (struct slx_leaf *)c;
+            break;
+        }
+        P = (const struct slx_inode *)c;
+        slx_prefetch_inode(ty, P);
+    }
+    /* Only the first leaf can have its first key at or past key (its
+     * entry on every level is an entry 0). */
+    if (x == slx_next(ty, h, 0) &&
+        !(x->n > 0 && slx_before(ty, slx_keys(ty, x), key, strict)))
+        return h;
+    return x;
 }
 
 /* Position of the first slot >= key (strict) or > key (!strict): the leaf
@@ -1065,24 +1270,13 @@ SLX_HOT void *slx_floor(const struct slx_type *ty, const struct slx_list *L,
     return slx_ptrs(ty, x)[i - 1];
 }
 
-/* --- link maintenance ---------------------------------------------- */
+/* --- link maintenance and the index ------------------------------ */
 
-/* The nearest leaf at or before x with more than l levels (the head has
- * them all): x's predecessor on level l. Walks back along the tallest
- * link of each leaf, expected O(1/p) per level. */
-SLX_HOT struct slx_leaf *slx_owner(const struct slx_type *ty,
-                                   struct slx_leaf *x, unsigned l)
-{
-    while (x->level <= l)
-        x = slx_prev(ty, x, x->level - 1u);
-    return x;
-}
-
-/* Whether x is a queue's only leaf (its neighbours on level 0 are both
- * the head). The head's cached copies of such a leaf's first key are not
- * kept up to date: a queue with one leaf never descends (slx_descend and
- * slx_insert_multi go straight to the leaf), and slx_link_after refreshes
- * them when a second leaf arrives. Pops and pushes of a small queue then
+/* Whether x is a queue's only leaf (its neighbours are both the head).
+ * The head's cached copy of such a leaf's first key is not kept up to
+ * date: a queue with one leaf never descends (slx_descend and
+ * slx_insert_multi go straight to the leaf), and slx_link_leaf refreshes
+ * it when a second leaf arrives. Pops and pushes of a small queue then
  * write nothing outside the leaf. */
 SLX_HOT int slx_sole_queue_leaf(const struct slx_type *ty,
                                 const struct slx_leaf *x)
@@ -1090,65 +1284,348 @@ SLX_HOT int slx_sole_queue_leaf(const struct slx_type *ty,
     return slx_is_queue(ty) && slx_next(ty, x, 0) == slx_prev(ty, x, 0);
 }
 
-/* x's first key changed: refresh the cached copy in its predecessors. */
+/* Index of child among P's entries (P->n when absent). */
+SLX_HOT unsigned slx_ipos(const struct slx_type *ty, const struct slx_inode *P,
+                          const void *child)
+{
+    void *const *c = slx_ichild(ty, P);
+    unsigned j = 0;
+    while (j < P->n && c[j] != child)
+        j++;
+    return j;
+}
+
+/* The first key of child's subtree is now k: refresh the copies above it,
+ * its own entry's and, while it is its node's entry 0, the node's. */
+SLX_COLD void slx_index_key_changed(const struct slx_type *ty, void *child,
+                                    unsigned clevel, const void *k)
+{
+    struct slx_inode *P = slx_parent_of(child, clevel);
+    while (P) {
+        unsigned j = slx_ipos(ty, P, child);
+        memcpy(slx_ikey(ty, P, j), k, ty->ks);
+        if (j != 0)
+            return;
+        child = P;
+        P = P->parent;
+    }
+}
+
+/* x's first key changed: refresh the cached copy in its predecessor and
+ * the index's copies. The first leaf's entries are the leftmost path's
+ * entries 0, which nothing reads: a queue's pops (always at the first
+ * leaf) write nothing outside it. */
 SLX_HOT void slx_min_changed(const struct slx_type *ty, struct slx_leaf *x)
 {
     if (slx_sole_queue_leaf(ty, x))
         return;
-    unsigned level = x->level; /* read once: the copies may alias it */
+    struct slx_leaf *pv = slx_prev(ty, x, 0);
     const unsigned char *k0 = slx_keys(ty, x);
-    for (unsigned l = 0; l < level; l++)
-        memcpy(slx_nmin(ty, slx_prev(ty, x, l), l), k0, ty->ks);
+    memcpy(slx_nmin(ty, pv, 0), k0, ty->ks);
+    if (x->parent && pv->parent) /* (the head has no parent) */
+        slx_index_key_changed(ty, x, 0, k0);
 }
 
-/* A queue's first leaf stops being its only one: give the head's links
- * the first keys of the leaves they lead to (see slx_sole_queue_leaf). */
+/* A queue's first leaf stops being its only one: give the head's link the
+ * first key of the leaf it leads to (see slx_sole_queue_leaf). */
 SLX_COLD void slx_head_refresh(const struct slx_type *ty, struct slx_list *L)
 {
     struct slx_leaf *h = L->head;
-    for (unsigned l = 0; l < L->top; l++) {
-        struct slx_leaf *nx = slx_next(ty, h, l);
-        if (nx != h && nx->n > 0)
-            memcpy(slx_nmin(ty, h, l), slx_key(ty, nx, 0), ty->ks);
+    struct slx_leaf *nx = slx_next(ty, h, 0);
+    if (nx != h && nx->n > 0)
+        memcpy(slx_nmin(ty, h, 0), slx_key(ty, nx, 0), ty->ks);
+}
+
+/* Index nodes a structural change touched, so that the extent face can
+ * refresh their gap summaries afterwards (slx_gap_dirty). */
+struct slx_dirty {
+    struct slx_inode *node[80];
+    unsigned n;
+};
+
+SLX_HOT void slx_mark(struct slx_dirty *d, struct slx_inode *P)
+{
+    for (unsigned i = 0; i < d->n; i++)
+        if (d->node[i] == P)
+            return;
+    if (d->n < sizeof(d->node) / sizeof(d->node[0]))
+        d->node[d->n++] = P;
+}
+
+SLX_HOT void slx_unmark(struct slx_dirty *d, const struct slx_inode *P)
+{
+    for (unsigned i = 0; i < d->n; i++)
+        if (d->node[i] == P)
+            d->node[i] = d->node[--d->n];
+}
+
+/* Nodes for one leaf's entry, taken so that linking it cannot fail: one
+ * per level (a split) and a new root. A root at the max level cannot
+ * split, so it is grown here when full. */
+SLX_HOT struct slx_inode *slx_stash_take(struct slx_list *L)
+{
+    struct slx_inode *P = L->stash;
+    L->stash = P->parent;
+    L->nstash--;
+    P->parent = NULL;
+    P->n = 0;
+    return P;
+}
+
+SLX_COLD int slx_root_grow(const struct slx_type *ty, struct slx_list *L);
+
+SLX_COLD int slx_index_reserve(const struct slx_type *ty, struct slx_list *L)
+{
+    unsigned maxidx = slx_max_index(ty);
+    if (maxidx == 0)
+        return 0;
+    unsigned need = L->root ? L->root->level + 1u : 1u;
+    while (L->nstash < need) {
+        struct slx_inode *P = slx_alloc_inode(ty, L, ty->icap);
+        if (!P)
+            return -ENOMEM;
+        P->parent = L->stash;
+        L->stash = P;
+        L->nstash++;
+    }
+    struct slx_inode *R = L->root;
+    if (R && R->level == maxidx && R->n == R->cap)
+        return slx_root_grow(ty, L);
+    return 0;
+}
+
+/* Entries [sj, sj + cnt) of S copied to D from dj (D has room); the
+ * children learn their new node. Counts are the caller's to set. */
+SLX_COLD void slx_ientries_move(const struct slx_type *ty, struct slx_inode *D,
+                                unsigned dj, const struct slx_inode *S,
+                                unsigned sj, unsigned cnt)
+{
+    size_t ks = ty->ks;
+    memmove(slx_ikey(ty, D, dj), slx_ikey(ty, S, sj), (size_t)cnt * ks);
+    memmove(slx_ichild(ty, D) + dj, slx_ichild(ty, S) + sj,
+            (size_t)cnt * sizeof(void *));
+    if (slx_is_extent(ty))
+        memmove(slx_igap(ty, D, dj), slx_igap(ty, S, sj),
+                (size_t)cnt * 2u * sizeof(uint64_t));
+    if (D != S)
+        for (unsigned i = 0; i < cnt; i++)
+            slx_set_parent(slx_ichild(ty, D)[dj + i], D->level - 1u, D);
+}
+
+/* A new entry (key, child) at j of P, which has room. */
+SLX_COLD void slx_ientry_insert(const struct slx_type *ty, struct slx_inode *P,
+                                unsigned j, const void *key, void *child)
+{
+    slx_ientries_move(ty, P, j + 1, P, j, P->n - j);
+    memcpy(slx_ikey(ty, P, j), key, ty->ks);
+    slx_ichild(ty, P)[j] = child;
+    if (slx_is_extent(ty))
+        slx_igap(ty, P, j)[0] = slx_igap(ty, P, j)[1] = 0;
+    slx_set_parent(child, P->level - 1u, P);
+    P->n++;
+}
+
+/* The root is full at the max level, where it may not split: give it
+ * twice the room (allocated apart from the pool). */
+SLX_COLD int slx_root_grow(const struct slx_type *ty, struct slx_list *L)
+{
+    struct slx_inode *R = L->root;
+    struct slx_inode *G = slx_alloc_inode(ty, L, 2u * R->cap);
+    if (!G)
+        return -ENOMEM;
+    G->level = R->level;
+    slx_ientries_move(ty, G, 0, R, 0, R->n);
+    G->n = R->n;
+    slx_free_inode(ty, L, R);
+    L->root = G;
+    return 0;
+}
+
+/* First key of child's subtree (child of a level-(clevel + 1) node). */
+SLX_HOT const void *slx_child_key(const struct slx_type *ty, const void *child,
+                                  unsigned clevel)
+{
+    return clevel == 0
+               ? (const void *)slx_keys(ty, (const struct slx_leaf *)child)
+               : (const void *)slx_ikey(ty, (const struct slx_inode *)child, 0);
+}
+
+/* Give leaf y, just linked after leaf x (its slots filled), an entry in
+ * the index, present on levels 1..h: on the levels below h it starts a
+ * new node, taking the entries after x's; on level h it is one more
+ * entry. A node that fills splits in half and its upper half goes in one
+ * level up, as if promoted. Top-down in effect, bottom-up in order: each
+ * level's change is local. Cannot fail (slx_index_reserve). */
+SLX_COLD void slx_index_insert(const struct slx_type *ty, struct slx_list *L,
+                               struct slx_leaf *x, struct slx_leaf *y,
+                               unsigned h, struct slx_dirty *d)
+{
+    unsigned char key[SLX_KEY_MAX];
+    memcpy(key, slx_keys(ty, y), ty->ks);
+    void *left = x, *child = y;
+    unsigned clevel = 0; /* level of left and child (0: leaves) */
+    unsigned promote = h - 1u;
+    for (;;) {
+        struct slx_inode *P =
+            clevel == 0 && !L->root ? NULL : slx_parent_of(left, clevel);
+        if (!P) { /* left is the root (or the sole leaf): a new root */
+            struct slx_inode *R = slx_stash_take(L);
+            R->level = (uint8_t)(clevel + 1u);
+            slx_ientry_insert(ty, R, 0, slx_child_key(ty, left, clevel), left);
+            slx_ientry_insert(ty, R, 1, key, child);
+            L->root = R;
+            L->top = R->level;
+            slx_mark(d, R);
+            return;
+        }
+        slx_mark(d, P);
+        unsigned j = slx_ipos(ty, P, left) + 1u;
+        struct slx_inode *Q;
+        if (promote > 0) { /* child starts a node: P's entries after j */
+            Q = slx_stash_take(L);
+            Q->level = P->level;
+            slx_ientry_insert(ty, Q, 0, key, child);
+            slx_ientries_move(ty, Q, 1, P, j, P->n - j);
+            Q->n += P->n - j;
+            P->n = j;
+            promote--;
+        } else if (P->n < P->cap) {
+            slx_ientry_insert(ty, P, j, key, child);
+            return;
+        } else { /* full: the upper half moves to Q */
+            Q = slx_stash_take(L);
+            Q->level = P->level;
+            unsigned m = P->n / 2u;
+            slx_ientries_move(ty, Q, 0, P, m, P->n - m);
+            Q->n = P->n - m;
+            P->n = m;
+            if (j <= m)
+                slx_ientry_insert(ty, P, j, key, child);
+            else
+                slx_ientry_insert(ty, Q, j - m, key, child);
+            memcpy(key, slx_ikey(ty, Q, 0), ty->ks);
+        }
+        slx_mark(d, Q);
+        left = P;
+        child = Q;
+        clevel = P->level;
     }
 }
 
-/* Link y (slots already filled) right after x on every level of y. */
-SLX_COLD void slx_link_after(const struct slx_type *ty, struct slx_list *L,
-                             struct slx_leaf *x, struct slx_leaf *y)
+SLX_COLD void slx_ientry_erase(const struct slx_type *ty, struct slx_list *L,
+                               struct slx_inode *P, unsigned j,
+                               struct slx_dirty *d);
+
+/* P fell to a quarter full: merge it with its neighbour under the same
+ * parent when both fit in three quarters of a node (no ping-pong). */
+SLX_COLD void slx_imerge(const struct slx_type *ty, struct slx_list *L,
+                         struct slx_inode *P, struct slx_dirty *d)
 {
-    struct slx_leaf *p = x;
-    for (unsigned l = 0; l < y->level; l++) {
-        p = slx_owner(ty, p, l);
-        struct slx_leaf *nx = slx_next(ty, p, l);
-        slx_set_next(ty, y, l, nx);
-        slx_set_prev(ty, y, l, p);
-        memcpy(slx_nmin(ty, y, l), slx_nmin(ty, p, l), ty->ks);
-        slx_set_next(ty, p, l, y);
-        slx_set_prev(ty, nx, l, y);
-        memcpy(slx_nmin(ty, p, l), slx_key(ty, y, 0), ty->ks);
+    struct slx_inode *U = P->parent;
+    unsigned pj = slx_ipos(ty, U, P);
+    struct slx_inode *A, *B;
+    if (pj > 0) {
+        A = (struct slx_inode *)slx_ichild(ty, U)[pj - 1];
+        B = P;
+    } else if (pj + 1u < U->n) {
+        A = P;
+        B = (struct slx_inode *)slx_ichild(ty, U)[pj + 1];
+        pj++;
+    } else {
+        return;
     }
-    if (y->level > L->top)
-        L->top = y->level;
+    if (A->n + B->n > A->cap - A->cap / 4u)
+        return;
+    slx_ientries_move(ty, A, A->n, B, 0, B->n);
+    A->n += B->n;
+    slx_mark(d, A);
+    slx_unmark(d, B);
+    slx_free_inode(ty, L, B);
+    slx_ientry_erase(ty, L, U, pj, d); /* pj > 0: no key to pass up */
+}
+
+/* Remove entry j of P and restore the index's invariants: a node left
+ * empty leaves its parent, a new entry 0 passes its key up, a node a
+ * quarter full merges with a neighbour. */
+SLX_COLD void slx_ientry_erase(const struct slx_type *ty, struct slx_list *L,
+                               struct slx_inode *P, unsigned j,
+                               struct slx_dirty *d)
+{
+    slx_ientries_move(ty, P, j, P, j + 1u, P->n - j - 1u);
+    P->n--;
+    struct slx_inode *U = P->parent;
+    if (P->n == 0) {
+        slx_unmark(d, P);
+        if (U) {
+            unsigned pj = slx_ipos(ty, U, P);
+            slx_free_inode(ty, L, P);
+            slx_ientry_erase(ty, L, U, pj, d);
+        } else {
+            slx_free_inode(ty, L, P);
+            L->root = NULL;
+            L->top = 0;
+        }
+        return;
+    }
+    slx_mark(d, P);
+    if (j == 0 && U)
+        slx_index_key_changed(ty, P, P->level, slx_ikey(ty, P, 0));
+    if (U && P->n <= P->cap / 4u)
+        slx_imerge(ty, L, P, d);
+}
+
+/* A root with one entry hands the index to its child (and a level-1 root
+ * with one leaf goes: a list of one leaf has no index). */
+SLX_COLD void slx_root_shrink(const struct slx_type *ty, struct slx_list *L,
+                              struct slx_dirty *d)
+{
+    struct slx_inode *R = L->root;
+    while (R && R->n == 1) {
+        void *c = slx_ichild(ty, R)[0];
+        unsigned clevel = R->level - 1u;
+        slx_unmark(d, R);
+        slx_free_inode(ty, L, R);
+        slx_set_parent(c, clevel, NULL);
+        R = clevel ? (struct slx_inode *)c : NULL;
+        L->root = R;
+        L->top = clevel;
+    }
+}
+
+/* Link y (slots already filled) right after x, at index height h. */
+SLX_COLD void slx_link_leaf(const struct slx_type *ty, struct slx_list *L,
+                            struct slx_leaf *x, struct slx_leaf *y, unsigned h,
+                            struct slx_dirty *d)
+{
+    struct slx_leaf *nx = slx_next(ty, x, 0);
+    slx_set_next(ty, y, 0, nx);
+    slx_set_prev(ty, y, 0, x);
+    memcpy(slx_nmin(ty, y, 0), slx_nmin(ty, x, 0), ty->ks);
+    slx_set_next(ty, x, 0, y);
+    slx_set_prev(ty, nx, 0, y);
+    memcpy(slx_nmin(ty, x, 0), slx_key(ty, y, 0), ty->ks);
     L->nleaves++;
     if (slx_is_queue(ty) && L->nleaves == 2)
         slx_head_refresh(ty, L);
+    if (x != L->head && slx_max_index(ty) > 0)
+        slx_index_insert(ty, L, x, y, h, d);
 }
 
-/* Unlink y from every level; its own links stay as they were. */
+/* Unlink y from the leaves and the index; its own link stays as it was. */
 SLX_COLD void slx_unlink(const struct slx_type *ty, struct slx_list *L,
-                         struct slx_leaf *y)
+                         struct slx_leaf *y, struct slx_dirty *d)
 {
-    for (unsigned l = 0; l < y->level; l++) {
-        struct slx_leaf *p = slx_prev(ty, y, l);
-        struct slx_leaf *nx = slx_next(ty, y, l);
-        slx_set_next(ty, p, l, nx);
-        slx_set_prev(ty, nx, l, p);
-        memcpy(slx_nmin(ty, p, l), slx_nmin(ty, y, l), ty->ks);
+    struct slx_leaf *p = slx_prev(ty, y, 0);
+    struct slx_leaf *nx = slx_next(ty, y, 0);
+    slx_set_next(ty, p, 0, nx);
+    slx_set_prev(ty, nx, 0, p);
+    memcpy(slx_nmin(ty, p, 0), slx_nmin(ty, y, 0), ty->ks);
+    if (y->parent) {
+        struct slx_inode *P = y->parent;
+        slx_ientry_erase(ty, L, P, slx_ipos(ty, P, y), d);
+        y->parent = NULL;
+        slx_root_shrink(ty, L, d);
     }
-    struct slx_leaf *h = L->head;
-    while (L->top > 0 && slx_next(ty, h, L->top - 1) == h)
-        L->top--;
     L->nleaves--;
 }
 
@@ -1239,28 +1716,63 @@ SLX_HOT void slx_runs_max(struct slx_runs *m, const uint64_t *g)
         m->blk = g[1];
 }
 
-/* Recompute the summaries that cover leaf x, bottom-up: x's own level-0
- * gap, then on each level the link of x's owner there, as the maximum of
- * the level-below links its span covers. O(levels / p). */
+/* The summary of a node: the maximum of its entries'. */
+SLX_HOT struct slx_runs slx_inode_runs(const struct slx_type *ty,
+                                       const struct slx_inode *P)
+{
+    struct slx_runs m = {0, 0};
+    for (unsigned j = 0; j < P->n; j++)
+        slx_runs_max(&m, slx_igap(ty, P, j));
+    return m;
+}
+
+/* child's summary changed (a leaf's level-0 gap, or a node's entries):
+ * carry it up the entries above it. With stop_early, stop where an entry
+ * already holds the new value (everything above is then right); after a
+ * structural change the caller goes all the way (slx_gap_dirty). */
+SLX_COLD void slx_gap_up(const struct slx_type *ty, void *child,
+                         unsigned clevel, int stop_early)
+{
+    struct slx_runs r;
+    if (clevel == 0) {
+        const uint64_t *g = slx_gap(ty, (struct slx_leaf *)child, 0);
+        r.gap = g[0];
+        r.blk = g[1];
+    } else {
+        r = slx_inode_runs(ty, (struct slx_inode *)child);
+    }
+    struct slx_inode *P = slx_parent_of(child, clevel);
+    while (P) {
+        uint64_t *g = slx_igap(ty, P, slx_ipos(ty, P, child));
+        if (stop_early && g[0] == r.gap && g[1] == r.blk)
+            return;
+        g[0] = r.gap;
+        g[1] = r.blk;
+        r = slx_inode_runs(ty, P);
+        child = P;
+        P = P->parent;
+    }
+}
+
+/* Recompute the summaries that cover leaf x (or the head's run): x's own
+ * level-0 gap, then the entries above it. O(levels * node size). */
 SLX_COLD void slx_gap_fix(const struct slx_type *ty, const struct slx_list *L,
                           struct slx_leaf *x)
 {
     struct slx_runs r = slx_leaf_runs(ty, L, x);
     slx_gap(ty, x, 0)[0] = r.gap;
     slx_gap(ty, x, 0)[1] = r.blk;
-    struct slx_leaf *o = x;
-    for (unsigned l = 1; l < L->top; l++) {
-        o = slx_owner(ty, o, l);
-        struct slx_leaf *end = slx_next(ty, o, l);
-        struct slx_runs m = {0, 0};
-        struct slx_leaf *c = o;
-        do {
-            slx_runs_max(&m, slx_gap(ty, c, l - 1));
-            c = slx_next(ty, c, l - 1);
-        } while (c != end);
-        slx_gap(ty, o, l)[0] = m.gap;
-        slx_gap(ty, o, l)[1] = m.blk;
-    }
+    if (x != L->head && x->parent)
+        slx_gap_up(ty, x, 0, 1);
+}
+
+/* After a structural change of the index: every node it touched passes
+ * its summary all the way up. */
+SLX_COLD void slx_gap_dirty(const struct slx_type *ty, struct slx_dirty *d)
+{
+    for (unsigned i = 0; i < d->n; i++)
+        slx_gap_up(ty, d->node[i], d->node[i]->level, 0);
+    d->n = 0;
 }
 
 /* --- slot primitives ----------------------------------------------- */
@@ -1661,14 +2173,17 @@ SLX_COLD struct slx_leaf *slx_shift_room(const struct slx_type *ty,
     return NULL;
 }
 
-/* Split full leaf x for v going to index i: allocate y first (the only
- * allocation of an insert, so -ENOMEM changes nothing), move x's upper
- * slots into y and link y after x. Returns the leaf v goes into. */
+/* Split full leaf x for v going to index i: allocate y and the index
+ * nodes its entry may need first (the only allocations of an insert, so
+ * -ENOMEM changes nothing), move x's upper slots into y and link y after
+ * x. Returns the leaf v goes into. */
 SLX_COLD struct slx_leaf *slx_split(const struct slx_type *ty,
                                     struct slx_list *L, struct slx_leaf *x,
                                     unsigned *i, const struct slx_slotval *v)
 {
-    struct slx_leaf *y = slx_alloc_leaf(ty, L, slx_random_level(ty, L));
+    if (slx_index_reserve(ty, L))
+        return NULL;
+    struct slx_leaf *y = slx_alloc_leaf(ty, L, 1);
     if (!y)
         return NULL;
     unsigned kpn = ty->kpn;
@@ -1685,10 +2200,13 @@ SLX_COLD struct slx_leaf *slx_split(const struct slx_type *ty,
     x->n = (uint16_t)keep;
     if (y->n == 0) /* y will start with v: link caches need its key */
         memcpy(slx_key(ty, y, 0), v->key, ty->ks);
-    slx_link_after(ty, L, x, y);
+    struct slx_dirty d;
+    d.n = 0;
+    slx_link_leaf(ty, L, x, y, slx_random_level(ty, L), &d);
     if (slx_is_extent(ty)) {
         slx_gap_fix(ty, L, x);
         slx_gap_fix(ty, L, y);
+        slx_gap_dirty(ty, &d);
     }
     if (*i > keep || (*i == keep && y->n == 0)) {
         *i -= keep;
@@ -1714,7 +2232,9 @@ SLX_COLD int slx_insert_at(const struct slx_type *ty, struct slx_list *L,
             if (!x)
                 return -ENOMEM;
             memcpy(slx_key(ty, x, 0), v->key, ty->ks); /* for link caches */
-            slx_link_after(ty, L, h, x);
+            struct slx_dirty d; /* (no index for one leaf) */
+            d.n = 0;
+            slx_link_leaf(ty, L, h, x, 1, &d);
         }
     }
     slx_purge(ty, x, &i); /* a full leaf with tombstones has room */
@@ -1833,10 +2353,14 @@ SLX_COLD void slx_drop_leaf(const struct slx_type *ty, struct slx_list *L,
                             struct slx_leaf *x)
 {
     struct slx_leaf *pv = slx_prev(ty, x, 0);
-    slx_unlink(ty, L, x);
+    struct slx_dirty d;
+    d.n = 0;
+    slx_unlink(ty, L, x, &d);
     slx_free_leaf(ty, L, x);
-    if (slx_is_extent(ty))
+    if (slx_is_extent(ty)) {
         slx_gap_fix(ty, L, pv);
+        slx_gap_dirty(ty, &d);
+    }
 }
 
 /* After a removal left x with few slots, merge it with a neighbour when
@@ -2229,10 +2753,20 @@ SLX_COLD int slx_requeue(const struct slx_type *ty, struct slx_list *L, void *e)
         L->stamp++;
         return 0;
     }
-    /* Reserve the one leaf the re-insert may need, so that once e is out
-     * nothing can fail: -ENOMEM here leaves e queued at its old key. */
-    if (!L->spare) {
-        L->spare = slx_alloc_leaf(ty, L, slx_random_level(ty, L));
+    /* Reserve the leaf and the index nodes the re-insert may need, so
+     * that once e is out nothing can fail: -ENOMEM here leaves e queued at
+     * its old key. A re-insert into a leaf with room needs nothing: e's
+     * own leaf once e is out (unless e is all it holds: it goes), or
+     * another with a free slot (a merge caused by e's removal leaves the
+     * merged leaf three quarters full at most). */
+    struct slx_leaf *dst = slx_descend(ty, L, key, 0);
+    if (dst == h)
+        dst = slx_next(ty, h, 0);
+    int roomy = (dst == x && x->n > 1) || dst->n < ty->kpn || dst->dead;
+    if (!roomy && slx_index_reserve(ty, L))
+        return -ENOMEM;
+    if (!roomy && !L->spare) {
+        L->spare = slx_alloc_leaf(ty, L, 1);
         if (!L->spare)
             return -ENOMEM;
     }
@@ -2575,56 +3109,71 @@ SLX_COLD int slx_hole_in_leaf(const struct slx_type *ty,
     return 0;
 }
 
-/* May the span of link l of x hold the request? Its largest run must be
- * large enough and the span must reach into the window: its runs start
- * after x's first key and end before the next leaf's first key. */
-SLX_HOT int slx_span_may_fit(const struct slx_type *ty,
-                             const struct slx_list *L, struct slx_leaf *x,
-                             unsigned l, const struct slx_holereq *r)
+/* May a summary g hold the request? Its largest run must be large enough
+ * and hold a large enough aligned block. */
+SLX_HOT int slx_runs_may_fit(const uint64_t *g, const struct slx_holereq *r)
 {
-    const uint64_t *g = slx_gap(ty, x, l);
-    if (g[0] < r->size || g[1] < r->need)
-        return 0;
-    if (x != L->head && slx_load_u(ty, slx_key(ty, x, 0)) >= r->hi)
-        return 0;
-    struct slx_leaf *nx = slx_next(ty, x, l);
-    if (nx != L->head && slx_load_u(ty, slx_nmin(ty, x, l)) <= r->lo)
-        return 0;
-    return 1;
+    return g[0] >= r->size && g[1] >= r->need;
 }
 
-/* Search the leaves of level l from x up to (not including) end. */
-SLX_COLD int slx_hole_span(const struct slx_type *ty, const struct slx_list *L,
-                           struct slx_leaf *x, struct slx_leaf *end, unsigned l,
-                           struct slx_holereq *r)
+/* Search the subtree of index node P, whose span starts at start (its
+ * first key, or 0 on the leftmost path) and ends before end (when
+ * has_end). Entry j's runs lie after its first key and before entry
+ * j + 1's: spans wholly outside the window [lo, hi] are skipped, and
+ * so is every entry whose summary cannot hold the request. */
+SLX_COLD int slx_hole_node(const struct slx_type *ty, const struct slx_list *L,
+                           const struct slx_inode *P, uint64_t start,
+                           int has_end, uint64_t end, struct slx_holereq *r)
 {
-    if (!r->highest) {
-        struct slx_leaf *c = x;
-        do {
-            struct slx_leaf *nx = slx_next(ty, c, l);
-            if (slx_span_may_fit(ty, L, c, l, r)) {
-                if (l == 0 ? slx_hole_in_leaf(ty, L, c, r)
-                           : slx_hole_span(ty, L, c, nx, l - 1, r))
-                    return 1;
-            }
-            c = nx;
-        } while (c != end);
-    } else {
-        /* Backwards: the last leaf of the span on level l is end's prev. */
-        struct slx_leaf *c = slx_prev(ty, end, l);
-        for (;;) {
-            if (slx_span_may_fit(ty, L, c, l, r)) {
-                if (l == 0
-                        ? slx_hole_in_leaf(ty, L, c, r)
-                        : slx_hole_span(ty, L, c, slx_next(ty, c, l), l - 1, r))
-                    return 1;
-            }
-            if (c == x)
-                break;
-            c = slx_prev(ty, c, l);
+    unsigned n = P->n;
+    for (unsigned k = 0; k < n; k++) {
+        unsigned j = r->highest ? n - 1u - k : k;
+        uint64_t s = j ? slx_load_u(ty, slx_ikey(ty, P, j)) : start;
+        int he = j + 1u < n || has_end;
+        uint64_t e = j + 1u < n ? slx_load_u(ty, slx_ikey(ty, P, j + 1u)) : end;
+        if (s >= r->hi) { /* runs start after s: past the window */
+            if (!r->highest)
+                return 0;
+            continue;
         }
+        if (he && e <= r->lo) { /* runs end before e: before the window */
+            if (r->highest)
+                return 0;
+            continue;
+        }
+        if (!slx_runs_may_fit(slx_igap(ty, P, j), r))
+            continue;
+        void *c = slx_ichild(ty, P)[j];
+        if (P->level == 1
+                ? slx_hole_in_leaf(ty, L, (struct slx_leaf *)c, r)
+                : slx_hole_node(ty, L, (struct slx_inode *)c, s, he, e, r))
+            return 1;
     }
     return 0;
+}
+
+/* The head's run (before the first extent), then the leaves in order
+ * (reversed for the highest fit): through the index when there is one. */
+SLX_COLD int slx_hole_search(const struct slx_type *ty,
+                             const struct slx_list *L, struct slx_holereq *r)
+{
+    struct slx_leaf *h = L->head;
+    int head_may = slx_runs_may_fit(slx_gap(ty, h, 0), r);
+    if (!r->highest && head_may && slx_hole_in_leaf(ty, L, h, r))
+        return 1;
+    if (L->root) {
+        if (slx_hole_node(ty, L, L->root, 0, 0, 0, r))
+            return 1;
+    } else {
+        /* no index: every leaf, walked */
+        struct slx_leaf *x =
+            r->highest ? slx_prev(ty, h, 0) : slx_next(ty, h, 0);
+        for (; x != h; x = r->highest ? slx_prev(ty, x, 0) : slx_next(ty, x, 0))
+            if (slx_runs_may_fit(slx_gap(ty, x, 0), r) &&
+                slx_hole_in_leaf(ty, L, x, r))
+                return 1;
+    }
+    return r->highest && head_may && slx_hole_in_leaf(ty, L, h, r);
 }
 
 /* Place e, of its own size, at the lowest or highest multiple of align
@@ -2655,10 +3204,10 @@ SLX_COLD int slx_ext_insert_hole(const struct slx_type *ty, struct slx_list *L,
     if (hi - lo < size - 1)
         return -ENOSPC;
     int ok;
-    if (L->top == 0)
+    if (L->nleaves == 0)
         ok = slx_fit(&r, 0, ty->key_max);
     else
-        ok = slx_hole_span(ty, L, L->head, L->head, L->top - 1, &r);
+        ok = slx_hole_search(ty, L, &r);
     if (!ok)
         return -ENOSPC;
     unsigned char old[8];
@@ -2686,21 +3235,145 @@ SLX_COLD SLX_PRINTF(3, 4) int slx_fail(char *why, size_t len, const char *fmt,
     return -EINVAL;
 }
 
+/* What slx_check_node carries along the index in order: the next leaf it
+ * must meet (the leaves in level-0 order) and the nodes seen per level. */
+struct slx_icheck {
+    struct slx_leaf *want;
+    size_t leaves, nodes;
+    char *why;
+    size_t len;
+};
+
+/* Node P of the index (reached through its parent's entry pj, which
+ * claims key pk for its subtree unless P is on the leftmost path). The
+ * summary of P's subtree goes to *sum. */
+SLX_COLD int slx_check_node(const struct slx_type *ty, const struct slx_list *L,
+                            const struct slx_inode *P,
+                            const struct slx_inode *parent, int leftmost,
+                            struct slx_icheck *c, struct slx_runs *sum)
+{
+    char *why = c->why;
+    size_t len = c->len;
+    c->nodes++;
+    if (P->parent != parent)
+        return slx_fail(why, len, "index level %zu node %zu: parent link wrong",
+                        (size_t)P->level, c->nodes);
+    if (P->n == 0 || P->n > P->cap || (!parent && P->n < 2) ||
+        (P->cap != ty->icap && (parent || !P->big)))
+        return slx_fail(why, len,
+                        "index level %zu node %zu: %zu entries of room for "
+                        "%zu",
+                        (size_t)P->level, c->nodes, (size_t)P->n,
+                        (size_t)P->cap);
+    sum->gap = sum->blk = 0;
+    for (unsigned j = 0; j < P->n; j++) {
+        void *ch = slx_ichild(ty, P)[j];
+        const void *first; /* the subtree's first key */
+        struct slx_runs r;
+        if (P->level == 1) {
+            struct slx_leaf *x = (struct slx_leaf *)ch;
+            if (x != c->want || x == L->head)
+                return slx_fail(why, len,
+                                "index level 1: entry %zu of node %zu is not "
+                                "leaf %zu (a child lost or out of order)",
+                                (size_t)j, c->nodes, c->leaves + 1);
+            if (x->parent != P)
+                return slx_fail(why, len, "leaf %zu: parent link wrong",
+                                c->leaves + 1);
+            c->leaves++;
+            c->want = slx_next(ty, x, 0);
+            first = slx_keys(ty, x);
+            r.gap = slx_is_extent(ty) ? slx_gap(ty, x, 0)[0] : 0;
+            r.blk = slx_is_extent(ty) ? slx_gap(ty, x, 0)[1] : 0;
+        } else {
+            const struct slx_inode *C = (const struct slx_inode *)ch;
+            if (C->level + 1u != P->level)
+                return slx_fail(why, len, "index level %zu: child of level %zu",
+                                (size_t)P->level, (size_t)C->level);
+            int rc = slx_check_node(ty, L, C, P, leftmost && j == 0, c, &r);
+            if (rc)
+                return rc;
+            first = slx_ikey(ty, C, 0);
+        }
+        if (!(leftmost && j == 0) && ty->cmp(slx_ikey(ty, P, j), first) != 0)
+            return slx_fail(why, len,
+                            "index level %zu node %zu entry %zu: separator "
+                            "key stale",
+                            (size_t)P->level, c->nodes, (size_t)j);
+        if (slx_is_extent(ty)) {
+            const uint64_t *g = slx_igap(ty, P, j);
+            if (g[0] != r.gap)
+                return slx_fail(why, len,
+                                "gap summary wrong on index level %zu "
+                                "(should be %zu)",
+                                (size_t)P->level, (size_t)r.gap);
+            if (g[1] != r.blk)
+                return slx_fail(why, len,
+                                "aligned-block summary wrong on index level "
+                                "%zu (should be %zu)",
+                                (size_t)P->level, (size_t)r.blk);
+            slx_runs_max(sum, g);
+        }
+    }
+    return 0;
+}
+
+/* The index: present exactly when there are two leaves or more (and the
+ * instance has index levels); every leaf once, in order, at the bottom;
+ * separators equal to the first keys below them; parents, levels and
+ * fill right; every gap summary equal to a recomputation from the leaves
+ * (whose own level-0 summaries slx_check verified). */
+SLX_COLD int slx_check_index(const struct slx_type *ty,
+                             const struct slx_list *L, char *why, size_t len)
+{
+    int want_root = L->nleaves >= 2 && slx_max_index(ty) > 0;
+    if (!L->root != !want_root)
+        return slx_fail(why, len, "index %s with %zu leaves",
+                        L->root ? "present" : "missing", L->nleaves);
+    size_t nst = 0;
+    for (const struct slx_inode *P = L->stash; P; P = P->parent)
+        nst++;
+    if (nst != L->nstash)
+        return slx_fail(why, len, "stash holds %zu nodes, counted %zu", nst,
+                        (size_t)L->nstash);
+    if (!L->root) {
+        if (L->top != 0)
+            return slx_fail(why, len, "top %zu without an index",
+                            (size_t)L->top);
+        for (struct slx_leaf *x = slx_next(ty, L->head, 0); x != L->head;
+             x = slx_next(ty, x, 0))
+            if (x->parent)
+                return slx_fail(why, len, "leaf has a parent but no index");
+        return 0;
+    }
+    if (L->top != L->root->level)
+        return slx_fail(why, len, "top %zu but the root is on level %zu",
+                        (size_t)L->top, (size_t)L->root->level);
+    struct slx_icheck c = {slx_next(ty, L->head, 0), 0, 0, why, len};
+    struct slx_runs sum;
+    int rc = slx_check_node(ty, L, L->root, NULL, 1, &c, &sum);
+    if (rc)
+        return rc;
+    if (c.want != L->head || c.leaves != L->nleaves)
+        return slx_fail(why, len, "index reaches %zu of %zu leaves", c.leaves,
+                        (size_t)L->nleaves);
+    return 0;
+}
+
 SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
                        char *why, size_t len)
 {
     struct slx_leaf *h = L->head;
     if (!h)
         return slx_fail(why, len, "list not initialised");
-    if (h->level != ty->max_level || h->n != 0)
+    if (h->level != 1 || h->n != 0 || h->parent)
         return slx_fail(why, len, "head level %zu / n %zu wrong",
                         (size_t)(h->level), (size_t)(h->n));
-    if (L->top > ty->max_level)
+    if (L->top > slx_max_index(ty))
         return slx_fail(why, len, "top %zu above max level %zu",
                         (size_t)(L->top), (size_t)(ty->max_level));
     unsigned char kbuf[SLX_KEY_MAX];
     size_t count = 0, nleaves = 0;
-    unsigned maxlvl = 0;
     struct slx_leaf *prevleaf = h;
     for (struct slx_leaf *x = slx_next(ty, h, 0); x != h;
          x = slx_next(ty, x, 0)) {
@@ -2719,11 +3392,9 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
         if ((size_t)x->off + x->n > ty->kpn || (!slx_is_queue(ty) && x->off))
             return slx_fail(why, len, "leaf %zu: slot window starts at %zu",
                             nleaves, (size_t)(x->off));
-        if (x->level == 0 || x->level > ty->max_level)
+        if (x->level != 1)
             return slx_fail(why, len, "leaf %zu has level %zu", nleaves,
                             (size_t)(x->level));
-        if (x->level > maxlvl)
-            maxlvl = x->level;
         if (!sole_empty && !slx_sole_queue_leaf(ty, x) &&
             ty->cmp(slx_nmin(ty, prevleaf, 0), slx_key(ty, x, 0)) != 0)
             return slx_fail(why, len, "leaf %zu: cached first key stale",
@@ -2782,6 +3453,18 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
                         nleaves, (size_t)(i));
             }
         }
+        if (slx_is_extent(ty)) {
+            struct slx_runs r = slx_leaf_runs(ty, L, x);
+            if (slx_gap(ty, x, 0)[0] != r.gap)
+                return slx_fail(why, len,
+                                "gap summary wrong on level 0 (should be %zu)",
+                                (size_t)(r.gap));
+            if (slx_gap(ty, x, 0)[1] != r.blk)
+                return slx_fail(why, len,
+                                "aligned-block summary wrong on level 0 "
+                                "(should be %zu)",
+                                (size_t)(r.blk));
+        }
         if (dead != x->dead)
             return slx_fail(why, len, "leaf %zu counts %zu tombstones", nleaves,
                             (size_t)(x->dead));
@@ -2799,65 +3482,12 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
     if (nleaves != L->nleaves)
         return slx_fail(why, len, "nleaves %zu but %zu linked",
                         (size_t)(L->nleaves), nleaves);
-    if (maxlvl != L->top)
-        return slx_fail(why, len, "top %zu but tallest leaf %zu",
-                        (size_t)(L->top), (size_t)(maxlvl));
-    /* Each level: a subsequence of level 0 of exactly the leaves taller
-     * than it, doubly linked, with fresh cached keys. */
-    for (unsigned l = 1; l < ty->max_level; l++) {
-        struct slx_leaf *want = slx_next(ty, h, l);
-        struct slx_leaf *pv = h;
-        for (struct slx_leaf *x = slx_next(ty, h, 0); x != h;
-             x = slx_next(ty, x, 0)) {
-            if (x->level <= l)
-                continue;
-            if (x != want)
-                return slx_fail(why, len, "level %zu skips or reorders a leaf",
-                                (size_t)l);
-            if (slx_prev(ty, x, l) != pv)
-                return slx_fail(why, len, "level %zu: prev link broken",
-                                (size_t)l);
-            /* (the sole leaf of an emptied list has no first key; a
-             * queue's sole leaf has no fresh copies) */
-            if (x->n > 0 && !slx_sole_queue_leaf(ty, x) &&
-                ty->cmp(slx_nmin(ty, pv, l), slx_key(ty, x, 0)) != 0)
-                return slx_fail(why, len, "level %zu: cached first key stale",
-                                (size_t)l);
-            pv = x;
-            want = slx_next(ty, x, l);
-        }
-        if (want != h || slx_prev(ty, h, l) != pv)
-            return slx_fail(why, len, "level %zu does not close at the head",
-                            (size_t)l);
+    if (slx_is_extent(ty) && L->nleaves > 0) {
+        struct slx_runs r = slx_leaf_runs(ty, L, h);
+        if (slx_gap(ty, h, 0)[0] != r.gap || slx_gap(ty, h, 0)[1] != r.blk)
+            return slx_fail(why, len, "gap summary of the head's run wrong");
     }
-    if (slx_is_extent(ty)) {
-        /* Gap summaries: recompute every link's value from scratch. */
-        for (unsigned l = 0; l < L->top; l++) {
-            struct slx_leaf *x = h;
-            do {
-                struct slx_leaf *end = slx_next(ty, x, l);
-                struct slx_runs m = {0, 0};
-                struct slx_leaf *c = x;
-                do {
-                    struct slx_runs r = slx_leaf_runs(ty, L, c);
-                    uint64_t g[2] = {r.gap, r.blk};
-                    slx_runs_max(&m, g);
-                    c = slx_next(ty, c, 0);
-                } while (c != end);
-                if (slx_gap(ty, x, l)[0] != m.gap)
-                    return slx_fail(
-                        why, len,
-                        "gap summary wrong on level %zu (should be %zu)",
-                        (size_t)l, (size_t)(m.gap));
-                if (slx_gap(ty, x, l)[1] != m.blk)
-                    return slx_fail(why, len,
-                                    "aligned-block summary wrong on level %zu "
-                                    "(should be %zu)",
-                                    (size_t)l, (size_t)(m.blk));
-                x = end;
-            } while (x != h);
-        }
-    }
+    return slx_check_index(ty, L, why, len);
     return 0;
 }
 
@@ -3110,6 +3740,7 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
         (KPN),                                                                \
         (MAXLVL),                                                             \
         (PSHIFT),                                                             \
+        2u << (PSHIFT),                                                       \
         sizeof(K_T),                                                          \
         sizeof(struct slx_linkhdr) + SLX_ROUND8(sizeof(K_T)) +                \
             ((EXT) ? 2 * sizeof(uint64_t) : 0),                               \

@@ -4,6 +4,8 @@
  * bad input and allocation failure. The differential test against the BFS
  * replica is in test_sched_random.c.
  */
+/* The allocation sweep's script: more tasks than a default leaf holds. */
+#define SCHED_SCRIPT_TASKS 100
 #include "test_sched_common.h"
 
 static struct skiplist_sched *rq_new(unsigned nr_cpus,
