@@ -124,14 +124,18 @@ extern "C" {
 #define SKIPLIST_DEFAULT_MAXLVL 24
 #endif
 #ifndef SKIPLIST_DEFAULT_PSHIFT
-#define SKIPLIST_DEFAULT_PSHIFT 1
+#define SKIPLIST_DEFAULT_PSHIFT 5
 #endif
 #define SKIPLIST_DEFAULTS \
     SKIPLIST_DEFAULT_KPN, SKIPLIST_DEFAULT_MAXLVL, SKIPLIST_DEFAULT_PSHIFT
 /** The priority-queue face's tuning: the default leaves with p = 1/4,
  *  since a queue's pushes land anywhere but its pops take the front, and
  *  fewer levels mean a shorter descent (pq suite, docs/performance.md). */
-#define SKIPLIST_PQ_DEFAULTS SKIPLIST_DEFAULT_KPN, SKIPLIST_DEFAULT_MAXLVL, 2
+#ifndef SKIPLIST_PQ_DEFAULT_PSHIFT
+#define SKIPLIST_PQ_DEFAULT_PSHIFT 5
+#endif
+#define SKIPLIST_PQ_DEFAULTS \
+    SKIPLIST_DEFAULT_KPN, SKIPLIST_DEFAULT_MAXLVL, SKIPLIST_PQ_DEFAULT_PSHIFT
 
 /** Three-way comparison usable for any arithmetic key type. Instances
  *  given this very name compare with a plain < in their searches (see
@@ -295,6 +299,19 @@ struct slx_inode {
     struct slx_inode *parent; /* NULL for the root (and in the stash: next) */
 };
 
+/* Extent face: what a span's free runs offer, kept per leaf (its link)
+ * and per index entry. gap is the largest run (saturating at UINT64_MAX);
+ * fit[k - 1] is the longest free stretch that starts at a multiple of
+ * 2^k (saturating at UINT32_MAX), for k = 1..SLX_NFIT. A request of size s
+ * aligned to 2^k fits in a run exactly when that run's stretch is >= s,
+ * so the hole search prunes exactly, whatever the size, for alignments up
+ * to 2^SLX_NFIT (above, fit[SLX_NFIT - 1] is a necessary condition). */
+#define SLX_NFIT 12
+struct slx_runs {
+    uint64_t gap;
+    uint32_t fit[SLX_NFIT];
+};
+
 /* A link: next and prev leaf (circular through the head), then the next
  * leaf's first key (cached), then for extents the largest free gap the
  * leaf owns (slx_leaf_runs). */
@@ -416,12 +433,12 @@ SLX_HOT unsigned char *slx_nmin(const struct slx_type *ty,
 }
 
 /* Extent face: largest free gap in the span of link l. */
-SLX_HOT uint64_t *slx_gap(const struct slx_type *ty, const struct slx_leaf *x,
-                          unsigned l)
+SLX_HOT struct slx_runs *slx_gap(const struct slx_type *ty,
+                                 const struct slx_leaf *x, unsigned l)
 {
-    return (uint64_t *)(void *)(slx_link(ty, x, l) +
-                                sizeof(struct slx_linkhdr) +
-                                SLX_ROUND8(ty->ks));
+    return (struct slx_runs *)(void *)(slx_link(ty, x, l) +
+                                       sizeof(struct slx_linkhdr) +
+                                       SLX_ROUND8(ty->ks));
 }
 
 /* Priority-queue leaves hold their slots in a window [off, off + n) of
@@ -529,12 +546,11 @@ SLX_HOT void **slx_ichild(const struct slx_type *ty, const struct slx_inode *P)
                              SLX_ROUND8((size_t)P->cap * ty->ks));
 }
 
-/* Extent face: entry j's summary of its child's free runs (see slx_runs):
- * gaps[2 j] the largest run, gaps[2 j + 1] the aligned-block log. */
-SLX_HOT uint64_t *slx_igap(const struct slx_type *ty, const struct slx_inode *P,
-                           unsigned j)
+/* Extent face: entry j's summary of its child's free runs (slx_runs). */
+SLX_HOT struct slx_runs *slx_igap(const struct slx_type *ty,
+                                  const struct slx_inode *P, unsigned j)
 {
-    return (uint64_t *)(void *)(slx_ichild(ty, P) + P->cap) + 2u * j;
+    return (struct slx_runs *)(void *)(slx_ichild(ty, P) + P->cap) + j;
 }
 
 SLX_HOT size_t slx_inode_size(const struct slx_type *ty, unsigned cap)
@@ -542,7 +558,7 @@ SLX_HOT size_t slx_inode_size(const struct slx_type *ty, unsigned cap)
     size_t sz = sizeof(struct slx_inode) + SLX_ROUND8((size_t)cap * ty->ks) +
                 (size_t)cap * sizeof(void *);
     if (slx_is_extent(ty))
-        sz += (size_t)cap * 2u * sizeof(uint64_t);
+        sz += (size_t)cap * sizeof(struct slx_runs);
     return sz;
 }
 
@@ -957,7 +973,7 @@ SLX_COLD void slx_clear(const struct slx_type *ty, struct slx_list *L,
     slx_set_next(ty, h, 0, h);
     slx_set_prev(ty, h, 0, h);
     if (slx_is_extent(ty))
-        slx_gap(ty, h, 0)[0] = slx_gap(ty, h, 0)[1] = 0;
+        memset(slx_gap(ty, h, 0), 0, sizeof(struct slx_runs));
     L->root = NULL;
     L->nstash = 0;
     L->count = 0;
@@ -1301,6 +1317,9 @@ SLX_COLD void slx_index_key_changed(const struct slx_type *ty, void *child,
                                     unsigned clevel, const void *k)
 {
     struct slx_inode *P = slx_parent_of(child, clevel);
+#ifdef SLX_PLANT_STALE_SEPARATOR /* planted fault (tests/test_planted.c) */
+    P = NULL;
+#endif
     while (P) {
         unsigned j = slx_ipos(ty, P, child);
         memcpy(slx_ikey(ty, P, j), k, ty->ks);
@@ -1406,7 +1425,7 @@ SLX_COLD void slx_ientries_move(const struct slx_type *ty, struct slx_inode *D,
             (size_t)cnt * sizeof(void *));
     if (slx_is_extent(ty))
         memmove(slx_igap(ty, D, dj), slx_igap(ty, S, sj),
-                (size_t)cnt * 2u * sizeof(uint64_t));
+                (size_t)cnt * sizeof(struct slx_runs));
     if (D != S)
         for (unsigned i = 0; i < cnt; i++)
             slx_set_parent(slx_ichild(ty, D)[dj + i], D->level - 1u, D);
@@ -1420,7 +1439,7 @@ SLX_COLD void slx_ientry_insert(const struct slx_type *ty, struct slx_inode *P,
     memcpy(slx_ikey(ty, P, j), key, ty->ks);
     slx_ichild(ty, P)[j] = child;
     if (slx_is_extent(ty))
-        slx_igap(ty, P, j)[0] = slx_igap(ty, P, j)[1] = 0;
+        memset(slx_igap(ty, P, j), 0, sizeof(struct slx_runs));
     slx_set_parent(child, P->level - 1u, P);
     P->n++;
 }
@@ -1498,6 +1517,9 @@ SLX_COLD void slx_index_insert(const struct slx_type *ty, struct slx_list *L,
             unsigned m = P->n / 2u;
             slx_ientries_move(ty, Q, 0, P, m, P->n - m);
             Q->n = P->n - m;
+#ifdef SLX_PLANT_SPLIT_DROPS_CHILD /* planted fault (tests/test_planted.c) */
+            Q->n--;
+#endif
             P->n = m;
             if (j <= m)
                 slx_ientry_insert(ty, P, j, key, child);
@@ -1538,7 +1560,9 @@ SLX_COLD void slx_imerge(const struct slx_type *ty, struct slx_list *L,
         return;
     slx_ientries_move(ty, A, A->n, B, 0, B->n);
     A->n += B->n;
+#ifndef SLX_PLANT_MERGE_GAP_STALE /* planted fault (tests/test_planted.c) */
     slx_mark(d, A);
+#endif
     slx_unmark(d, B);
     slx_free_inode(ty, L, B);
     slx_ientry_erase(ty, L, U, pj, d); /* pj > 0: no key to pass up */
@@ -1631,37 +1655,13 @@ SLX_COLD void slx_unlink(const struct slx_type *ty, struct slx_list *L,
 
 /* --- extent gap summaries ------------------------------------------ */
 
-/* What a span's free runs offer: the largest run (saturating at
- * UINT64_MAX) and 1 + log2 of the largest naturally aligned power-of-two
- * block inside one of them (0: none). The second makes hole search
- * alignment-aware: a run long enough but placed wrong for the alignment is
- * skipped without a visit. */
-struct slx_runs {
-    uint64_t gap;
-    uint64_t blk;
-};
-
 SLX_HOT unsigned slx_log2(uint64_t v) /* v > 0 */
 {
     return 63u - (unsigned)__builtin_clzll(v);
 }
 
-/* 1 + log2 of the largest 2^k-aligned block of 2^k inside [gs, ge]. The
- * largest power of two not above the length fits, or the next smaller one
- * does: at most two tries. */
-SLX_HOT uint64_t slx_block_log1(uint64_t gs, uint64_t ge)
-{
-    uint64_t len = ge - gs + 1;
-    if (len == 0) /* the whole 64-bit space */
-        return 65;
-    for (unsigned k = slx_log2(len);; k--) {
-        uint64_t b = (uint64_t)1 << k;
-        uint64_t start = (gs + b - 1) & ~(b - 1);
-        if (start >= gs && start - gs <= len - b)
-            return k + 1u;
-    }
-}
-
+/* Run [gs, ge] joins summary r. A stretch starting at a multiple of 2^k
+ * starts at gs rounded up; none for 2^k means none for larger k. */
 SLX_HOT void slx_runs_add(struct slx_runs *r, uint64_t gs, uint64_t ge)
 {
     uint64_t g = ge - gs + 1;
@@ -1669,9 +1669,16 @@ SLX_HOT void slx_runs_add(struct slx_runs *r, uint64_t gs, uint64_t ge)
         g = UINT64_MAX;
     if (g > r->gap)
         r->gap = g;
-    uint64_t b = slx_block_log1(gs, ge);
-    if (b > r->blk)
-        r->blk = b;
+    for (unsigned k = 1; k <= SLX_NFIT; k++) {
+        uint64_t m = ((uint64_t)1 << k) - 1;
+        uint64_t x = (gs + m) & ~m;
+        if (x < gs || x > ge)
+            break;
+        uint64_t f = ge - x + 1;
+        uint32_t f32 = f == 0 || f > UINT32_MAX ? UINT32_MAX : (uint32_t)f;
+        if (f32 > r->fit[k - 1])
+            r->fit[k - 1] = f32;
+    }
 }
 
 /* The free runs owned by leaf x: the run after each of its extents, up to
@@ -1682,7 +1689,8 @@ SLX_COLD struct slx_runs slx_leaf_runs(const struct slx_type *ty,
                                        const struct slx_list *L,
                                        const struct slx_leaf *x)
 {
-    struct slx_runs r = {0, 0};
+    struct slx_runs r;
+    memset(&r, 0, sizeof(r));
     struct slx_leaf *nx = slx_next(ty, x, 0);
     int at_end = nx == L->head;
     uint64_t next_start = at_end ? 0 : slx_load_u(ty, slx_nmin(ty, x, 0));
@@ -1708,19 +1716,33 @@ SLX_COLD struct slx_runs slx_leaf_runs(const struct slx_type *ty,
     return r;
 }
 
-SLX_HOT void slx_runs_max(struct slx_runs *m, const uint64_t *g)
+SLX_HOT void slx_runs_max(struct slx_runs *m, const struct slx_runs *g)
 {
-    if (g[0] > m->gap)
-        m->gap = g[0];
-    if (g[1] > m->blk)
-        m->blk = g[1];
+    if (g->gap > m->gap)
+        m->gap = g->gap;
+    for (unsigned k = 0; k < SLX_NFIT; k++)
+        if (g->fit[k] > m->fit[k])
+            m->fit[k] = g->fit[k];
+}
+
+/* Whether a is at least b in every field. */
+SLX_HOT int slx_runs_dominate(const struct slx_runs *a,
+                              const struct slx_runs *b)
+{
+    if (a->gap < b->gap)
+        return 0;
+    for (unsigned k = 0; k < SLX_NFIT; k++)
+        if (a->fit[k] < b->fit[k])
+            return 0;
+    return 1;
 }
 
 /* The summary of a node: the maximum of its entries'. */
 SLX_HOT struct slx_runs slx_inode_runs(const struct slx_type *ty,
                                        const struct slx_inode *P)
 {
-    struct slx_runs m = {0, 0};
+    struct slx_runs m;
+    memset(&m, 0, sizeof(m));
     for (unsigned j = 0; j < P->n; j++)
         slx_runs_max(&m, slx_igap(ty, P, j));
     return m;
@@ -1735,22 +1757,30 @@ SLX_COLD void slx_gap_up(const struct slx_type *ty, void *child,
 {
     struct slx_runs r;
     if (clevel == 0) {
-        const uint64_t *g = slx_gap(ty, (struct slx_leaf *)child, 0);
-        r.gap = g[0];
-        r.blk = g[1];
+        r = *slx_gap(ty, (struct slx_leaf *)child, 0);
     } else {
         r = slx_inode_runs(ty, (struct slx_inode *)child);
     }
     struct slx_inode *P = slx_parent_of(child, clevel);
     while (P) {
-        uint64_t *g = slx_igap(ty, P, slx_ipos(ty, P, child));
-        if (stop_early && g[0] == r.gap && g[1] == r.blk)
+        struct slx_runs *g = slx_igap(ty, P, slx_ipos(ty, P, child));
+        if (stop_early && memcmp(g, &r, sizeof(r)) == 0)
             return;
-        g[0] = r.gap;
-        g[1] = r.blk;
-        r = slx_inode_runs(ty, P);
+        /* An entry that only grew raises P's summary to the maximum of the
+         * two: no pass over P's entries (all right, when stop_early). */
+        int grew = stop_early && slx_runs_dominate(&r, g);
+        *g = r;
+        struct slx_inode *U = P->parent;
+        if (!U)
+            return;
+        if (grew) {
+            r = *slx_igap(ty, U, slx_ipos(ty, U, P));
+            slx_runs_max(&r, g);
+        } else {
+            r = slx_inode_runs(ty, P);
+        }
         child = P;
-        P = P->parent;
+        P = U;
     }
 }
 
@@ -1759,9 +1789,7 @@ SLX_COLD void slx_gap_up(const struct slx_type *ty, void *child,
 SLX_COLD void slx_gap_fix(const struct slx_type *ty, const struct slx_list *L,
                           struct slx_leaf *x)
 {
-    struct slx_runs r = slx_leaf_runs(ty, L, x);
-    slx_gap(ty, x, 0)[0] = r.gap;
-    slx_gap(ty, x, 0)[1] = r.blk;
+    *slx_gap(ty, x, 0) = slx_leaf_runs(ty, L, x);
     if (x != L->head && x->parent)
         slx_gap_up(ty, x, 0, 1);
 }
@@ -3045,7 +3073,7 @@ SLX_HOT int slx_ext_insert_elem(const struct slx_type *ty, struct slx_list *L,
 /* Hole search. A request: size, alignment mask and the window [lo, hi]. */
 struct slx_holereq {
     uint64_t size, amask, lo, hi;
-    uint64_t need; /* 1 + log2 of the aligned block any fit contains */
+    unsigned k; /* log2 of the alignment */
     int highest;
     uint64_t found;
 };
@@ -3109,11 +3137,18 @@ SLX_COLD int slx_hole_in_leaf(const struct slx_type *ty,
     return 0;
 }
 
-/* May a summary g hold the request? Its largest run must be large enough
- * and hold a large enough aligned block. */
-SLX_HOT int slx_runs_may_fit(const uint64_t *g, const struct slx_holereq *r)
+/* May a summary g hold the request? Exactly (windows aside) for
+ * alignments up to 2^SLX_NFIT and sizes below 2^32; a necessary condition
+ * beyond. */
+SLX_HOT int slx_runs_may_fit(const struct slx_runs *g,
+                             const struct slx_holereq *r)
 {
-    return g[0] >= r->size && g[1] >= r->need;
+    if (g->gap < r->size)
+        return 0;
+    if (r->k == 0)
+        return 1;
+    uint32_t f = g->fit[(r->k < SLX_NFIT ? r->k : SLX_NFIT) - 1u];
+    return f == UINT32_MAX || f >= r->size;
 }
 
 /* Search the subtree of index node P, whose span starts at start (its
@@ -3191,16 +3226,11 @@ SLX_COLD int slx_ext_insert_hole(const struct slx_type *ty, struct slx_list *L,
         hi > ty->key_max ||
         (flags != SKIPLIST_HOLE_LOWEST && flags != SKIPLIST_HOLE_HIGHEST))
         return -EINVAL;
-    /* A fit [s, s + size) with s a multiple of align holds the aligned
-     * block [s, s + b), b = min(align, largest power of two <= size). */
-    unsigned la = slx_log2(align), ls = slx_log2(size);
-    struct slx_holereq r = {size,
-                            align - 1,
-                            lo,
-                            hi,
-                            (la < ls ? la : ls) + 1u,
-                            flags == SKIPLIST_HOLE_HIGHEST,
-                            0};
+    /* The summaries answer for alignments as powers of two (slx_runs). */
+    struct slx_holereq r = {
+        size, align - 1,       lo,
+        hi,   slx_log2(align), flags == SKIPLIST_HOLE_HIGHEST,
+        0};
     if (hi - lo < size - 1)
         return -ENOSPC;
     int ok;
@@ -3265,7 +3295,7 @@ SLX_COLD int slx_check_node(const struct slx_type *ty, const struct slx_list *L,
                         "%zu",
                         (size_t)P->level, c->nodes, (size_t)P->n,
                         (size_t)P->cap);
-    sum->gap = sum->blk = 0;
+    memset(sum, 0, sizeof(*sum));
     for (unsigned j = 0; j < P->n; j++) {
         void *ch = slx_ichild(ty, P)[j];
         const void *first; /* the subtree's first key */
@@ -3283,8 +3313,8 @@ SLX_COLD int slx_check_node(const struct slx_type *ty, const struct slx_list *L,
             c->leaves++;
             c->want = slx_next(ty, x, 0);
             first = slx_keys(ty, x);
-            r.gap = slx_is_extent(ty) ? slx_gap(ty, x, 0)[0] : 0;
-            r.blk = slx_is_extent(ty) ? slx_gap(ty, x, 0)[1] : 0;
+            if (slx_is_extent(ty))
+                r = *slx_gap(ty, x, 0);
         } else {
             const struct slx_inode *C = (const struct slx_inode *)ch;
             if (C->level + 1u != P->level)
@@ -3301,17 +3331,17 @@ SLX_COLD int slx_check_node(const struct slx_type *ty, const struct slx_list *L,
                             "key stale",
                             (size_t)P->level, c->nodes, (size_t)j);
         if (slx_is_extent(ty)) {
-            const uint64_t *g = slx_igap(ty, P, j);
-            if (g[0] != r.gap)
+            const struct slx_runs *g = slx_igap(ty, P, j);
+            if (g->gap != r.gap)
                 return slx_fail(why, len,
                                 "gap summary wrong on index level %zu "
                                 "(should be %zu)",
                                 (size_t)P->level, (size_t)r.gap);
-            if (g[1] != r.blk)
+            if (memcmp(g->fit, r.fit, sizeof(r.fit)) != 0)
                 return slx_fail(why, len,
                                 "aligned-block summary wrong on index level "
-                                "%zu (should be %zu)",
-                                (size_t)P->level, (size_t)r.blk);
+                                "%zu",
+                                (size_t)P->level);
             slx_runs_max(sum, g);
         }
     }
@@ -3455,15 +3485,13 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
         }
         if (slx_is_extent(ty)) {
             struct slx_runs r = slx_leaf_runs(ty, L, x);
-            if (slx_gap(ty, x, 0)[0] != r.gap)
+            if (slx_gap(ty, x, 0)->gap != r.gap)
                 return slx_fail(why, len,
                                 "gap summary wrong on level 0 (should be %zu)",
                                 (size_t)(r.gap));
-            if (slx_gap(ty, x, 0)[1] != r.blk)
+            if (memcmp(slx_gap(ty, x, 0)->fit, r.fit, sizeof(r.fit)) != 0)
                 return slx_fail(why, len,
-                                "aligned-block summary wrong on level 0 "
-                                "(should be %zu)",
-                                (size_t)(r.blk));
+                                "aligned-block summary wrong on level 0");
         }
         if (dead != x->dead)
             return slx_fail(why, len, "leaf %zu counts %zu tombstones", nleaves,
@@ -3484,7 +3512,7 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
                         (size_t)(L->nleaves), nleaves);
     if (slx_is_extent(ty) && L->nleaves > 0) {
         struct slx_runs r = slx_leaf_runs(ty, L, h);
-        if (slx_gap(ty, h, 0)[0] != r.gap || slx_gap(ty, h, 0)[1] != r.blk)
+        if (memcmp(slx_gap(ty, h, 0), &r, sizeof(r)) != 0)
             return slx_fail(why, len, "gap summary of the head's run wrong");
     }
     return slx_check_index(ty, L, why, len);
@@ -3523,8 +3551,10 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
  *   START   member name: the extent's first point, of type K_T; the key
  *   SIZE    member name: the extent's size, of type K_T
  *   KPN     keys per leaf node, 1..256 (1: one key per node)
- *   MAXLVL  maximum level, 1..32
- *   PSHIFT  level probability 1/2^PSHIFT, 1..4
+ *   MAXLVL  maximum level, 1..32: the leaves and up to MAXLVL - 1 index
+ *           levels (past 10^KPN-ish sizes the root just grows wider)
+ *   PSHIFT  promotion probability 1/2^PSHIFT, 1..8: the index's expected
+ *           fanout is 2^PSHIFT, and its nodes hold 2 << PSHIFT entries
  * SKIPLIST_DEFAULTS (SKIPLIST_PQ_DEFAULTS for queues) stands for the last
  * three. Accessors compute (KEY_OF); members are what the list writes or
  * hangs from (HOOK, START, SIZE). *_DEFINE gives static functions; the
@@ -3591,9 +3621,9 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
                       ": keys per node (KPN) must be 1..256");                 \
     SLX_STATIC_ASSERT(SLX_CAT(name, _maxlvl), (MAXLVL) >= 1 && (MAXLVL) <= 32, \
                       "skiplist " #name ": max level (MAXLVL) must be 1..32"); \
-    SLX_STATIC_ASSERT(SLX_CAT(name, _pshift), (PSHIFT) >= 1 && (PSHIFT) <= 4,  \
+    SLX_STATIC_ASSERT(SLX_CAT(name, _pshift), (PSHIFT) >= 1 && (PSHIFT) <= 8,  \
                       "skiplist " #name                                        \
-                      ": level probability shift (PSHIFT) must be 1..4")
+                      ": promotion shift (PSHIFT) must be 1..8")
 
 #define SLX_CHECK_KEYSIZE(name, K_T)                                       \
     SLX_STATIC_ASSERT(SLX_CAT(name, _keysize), sizeof(K_T) <= SLX_KEY_MAX, \
@@ -3743,7 +3773,7 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
         2u << (PSHIFT),                                                       \
         sizeof(K_T),                                                          \
         sizeof(struct slx_linkhdr) + SLX_ROUND8(sizeof(K_T)) +                \
-            ((EXT) ? 2 * sizeof(uint64_t) : 0),                               \
+            ((EXT) ? sizeof(struct slx_runs) : 0),                            \
         SLX_ROUND8((size_t)(KPN) * sizeof(K_T)),                              \
         (HOOKOFF),                                                            \
         (EXT),                                                                \

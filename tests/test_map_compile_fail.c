@@ -189,9 +189,9 @@ Test(map_compile_fail, pshift_0)
     must_fail("pshift_0.c", STRICT, "PSHIFT");
 }
 
-Test(map_compile_fail, pshift_5)
+Test(map_compile_fail, pshift_9)
 {
-    must_fail("pshift_5.c", STRICT, "PSHIFT");
+    must_fail("pshift_9.c", STRICT, "PSHIFT");
 }
 
 Test(map_compile_fail, pq_face_kpn_257)

@@ -1,4 +1,5 @@
-/* Must not compile: PSHIFT 0 (level probability 1/2^PSHIFT, PSHIFT 1..4). */
+/* Must not compile: PSHIFT 0 (promotion probability 1/2^PSHIFT, PSHIFT 1..8).
+ */
 #include "skiplist.h"
 struct item {
     unsigned long key;

@@ -1,8 +1,9 @@
-/* Must not compile: PSHIFT 5 (level probability 1/2^PSHIFT, PSHIFT 1..4). */
+/* Must not compile: PSHIFT 9 (promotion probability 1/2^PSHIFT, the
+ * index's fanout 2^PSHIFT: PSHIFT 1..8). */
 #include "skiplist.h"
 struct item {
     unsigned long key;
 };
 #define ITEM_KEY(e) ((e)->key)
 SKIPLIST_DEFINE(bad, struct item, unsigned long, ITEM_KEY, SKIPLIST_CMP_NUM, 4,
-                16, 5)
+                16, 9)
