@@ -546,11 +546,37 @@ SLX_HOT void **slx_ichild(const struct slx_type *ty, const struct slx_inode *P)
                              SLX_ROUND8((size_t)P->cap * ty->ks));
 }
 
-/* Extent face: entry j's summary of its child's free runs (slx_runs). */
-SLX_HOT struct slx_runs *slx_igap(const struct slx_type *ty,
-                                  const struct slx_inode *P, unsigned j)
+/* Extent face: the entries' summaries of their children's free runs
+ * (slx_runs), as arrays: gaps[cap], then fit arrays per k. */
+SLX_HOT uint64_t *slx_igaps(const struct slx_type *ty,
+                            const struct slx_inode *P)
 {
-    return (struct slx_runs *)(void *)(slx_ichild(ty, P) + P->cap) + j;
+    return (uint64_t *)(void *)(slx_ichild(ty, P) + P->cap);
+}
+
+/* fit[k - 1] of every entry, one array per k: a hole search for one
+ * alignment reads 4 bytes an entry, contiguous. */
+SLX_HOT uint32_t *slx_ifits(const struct slx_type *ty,
+                            const struct slx_inode *P, unsigned k)
+{
+    return (uint32_t *)(void *)(slx_igaps(ty, P) + P->cap) +
+           (size_t)(k - 1u) * P->cap;
+}
+
+SLX_HOT void slx_iget(const struct slx_type *ty, const struct slx_inode *P,
+                      unsigned j, struct slx_runs *out)
+{
+    out->gap = slx_igaps(ty, P)[j];
+    for (unsigned k = 1; k <= SLX_NFIT; k++)
+        out->fit[k - 1] = slx_ifits(ty, P, k)[j];
+}
+
+SLX_HOT void slx_iset(const struct slx_type *ty, const struct slx_inode *P,
+                      unsigned j, const struct slx_runs *v)
+{
+    slx_igaps(ty, P)[j] = v->gap;
+    for (unsigned k = 1; k <= SLX_NFIT; k++)
+        slx_ifits(ty, P, k)[j] = v->fit[k - 1];
 }
 
 SLX_HOT size_t slx_inode_size(const struct slx_type *ty, unsigned cap)
@@ -1423,9 +1449,13 @@ SLX_COLD void slx_ientries_move(const struct slx_type *ty, struct slx_inode *D,
     memmove(slx_ikey(ty, D, dj), slx_ikey(ty, S, sj), (size_t)cnt * ks);
     memmove(slx_ichild(ty, D) + dj, slx_ichild(ty, S) + sj,
             (size_t)cnt * sizeof(void *));
-    if (slx_is_extent(ty))
-        memmove(slx_igap(ty, D, dj), slx_igap(ty, S, sj),
-                (size_t)cnt * sizeof(struct slx_runs));
+    if (slx_is_extent(ty)) {
+        memmove(slx_igaps(ty, D) + dj, slx_igaps(ty, S) + sj,
+                (size_t)cnt * sizeof(uint64_t));
+        for (unsigned k = 1; k <= SLX_NFIT; k++)
+            memmove(slx_ifits(ty, D, k) + dj, slx_ifits(ty, S, k) + sj,
+                    (size_t)cnt * sizeof(uint32_t));
+    }
     if (D != S)
         for (unsigned i = 0; i < cnt; i++)
             slx_set_parent(slx_ichild(ty, D)[dj + i], D->level - 1u, D);
@@ -1438,8 +1468,11 @@ SLX_COLD void slx_ientry_insert(const struct slx_type *ty, struct slx_inode *P,
     slx_ientries_move(ty, P, j + 1, P, j, P->n - j);
     memcpy(slx_ikey(ty, P, j), key, ty->ks);
     slx_ichild(ty, P)[j] = child;
-    if (slx_is_extent(ty))
-        memset(slx_igap(ty, P, j), 0, sizeof(struct slx_runs));
+    if (slx_is_extent(ty)) {
+        struct slx_runs z;
+        memset(&z, 0, sizeof(z));
+        slx_iset(ty, P, j, &z);
+    }
     slx_set_parent(child, P->level - 1u, P);
     P->n++;
 }
@@ -1743,8 +1776,17 @@ SLX_HOT struct slx_runs slx_inode_runs(const struct slx_type *ty,
 {
     struct slx_runs m;
     memset(&m, 0, sizeof(m));
+    const uint64_t *g = slx_igaps(ty, P);
     for (unsigned j = 0; j < P->n; j++)
-        slx_runs_max(&m, slx_igap(ty, P, j));
+        if (g[j] > m.gap)
+            m.gap = g[j];
+    for (unsigned k = 1; k <= SLX_NFIT; k++) {
+        const uint32_t *f = slx_ifits(ty, P, k);
+        uint32_t v = 0;
+        for (unsigned j = 0; j < P->n; j++)
+            v = f[j] > v ? f[j] : v;
+        m.fit[k - 1] = v;
+    }
     return m;
 }
 
@@ -1763,19 +1805,23 @@ SLX_COLD void slx_gap_up(const struct slx_type *ty, void *child,
     }
     struct slx_inode *P = slx_parent_of(child, clevel);
     while (P) {
-        struct slx_runs *g = slx_igap(ty, P, slx_ipos(ty, P, child));
-        if (stop_early && memcmp(g, &r, sizeof(r)) == 0)
+        unsigned j = slx_ipos(ty, P, child);
+        struct slx_runs g;
+        slx_iget(ty, P, j, &g);
+        if (stop_early && memcmp(&g, &r, sizeof(r)) == 0)
             return;
         /* An entry that only grew raises P's summary to the maximum of the
          * two: no pass over P's entries (all right, when stop_early). */
-        int grew = stop_early && slx_runs_dominate(&r, g);
-        *g = r;
+        int grew = stop_early && slx_runs_dominate(&r, &g);
+        slx_iset(ty, P, j, &r);
         struct slx_inode *U = P->parent;
         if (!U)
             return;
         if (grew) {
-            r = *slx_igap(ty, U, slx_ipos(ty, U, P));
-            slx_runs_max(&r, g);
+            struct slx_runs nr;
+            slx_iget(ty, U, slx_ipos(ty, U, P), &nr);
+            slx_runs_max(&nr, &r);
+            r = nr;
         } else {
             r = slx_inode_runs(ty, P);
         }
@@ -3151,6 +3197,20 @@ SLX_HOT int slx_runs_may_fit(const struct slx_runs *g,
     return f == UINT32_MAX || f >= r->size;
 }
 
+/* slx_runs_may_fit for entry j of P, reading only the gap and the one fit
+ * the request's alignment needs. */
+SLX_HOT int slx_inode_may_fit(const struct slx_type *ty,
+                              const struct slx_inode *P, unsigned j,
+                              const struct slx_holereq *r)
+{
+    if (slx_igaps(ty, P)[j] < r->size)
+        return 0;
+    if (r->k == 0)
+        return 1;
+    uint32_t f = slx_ifits(ty, P, r->k < SLX_NFIT ? r->k : SLX_NFIT)[j];
+    return f == UINT32_MAX || f >= r->size;
+}
+
 /* Search the subtree of index node P, whose span starts at start (its
  * first key, or 0 on the leftmost path) and ends before end (when
  * has_end). Entry j's runs lie after its first key and before entry
@@ -3176,7 +3236,7 @@ SLX_COLD int slx_hole_node(const struct slx_type *ty, const struct slx_list *L,
                 return 0;
             continue;
         }
-        if (!slx_runs_may_fit(slx_igap(ty, P, j), r))
+        if (!slx_inode_may_fit(ty, P, j, r))
             continue;
         void *c = slx_ichild(ty, P)[j];
         if (P->level == 1
@@ -3331,7 +3391,9 @@ SLX_COLD int slx_check_node(const struct slx_type *ty, const struct slx_list *L,
                             "key stale",
                             (size_t)P->level, c->nodes, (size_t)j);
         if (slx_is_extent(ty)) {
-            const struct slx_runs *g = slx_igap(ty, P, j);
+            struct slx_runs gv;
+            slx_iget(ty, P, j, &gv);
+            const struct slx_runs *g = &gv;
             if (g->gap != r.gap)
                 return slx_fail(why, len,
                                 "gap summary wrong on index level %zu "
