@@ -4,10 +4,10 @@
  *
  * One macro call instantiates a typed skiplist over your own element struct.
  * Leaves hold up to KPN keys in a keys[] array next to the element pointers
- * (as in Chris Mason's kernel range-index skiplist), so a search reads leaf
- * memory only; every level is doubly linked; each link caches the first key
- * of the leaf it points to, so stepping along a level never touches the next
- * leaf unless the search moves there.
+ * (as in Chris Mason's kernel range-index skiplist) and form one doubly
+ * linked list; above them a B-skiplist index (random levels, each level
+ * stored as nodes of many keys, expected fanout 2^PSHIFT) takes a search to
+ * its leaf in one node per level. docs/design.md describes the engine.
  *
  *     #include "skiplist.h"
  *     struct item { uint64_t key; const char *name; };
@@ -31,7 +31,8 @@
  *                           O(1) peek/pop, erase through a handle with no
  *                           search (the element embeds struct skiplist_hook)
  *   SKIPLIST_EXTENT_DEFINE  extent index [start, start + size) with O(log n)
- *                           aligned hole allocation (per-link gap summaries)
+ *                           aligned hole allocation (free-run summaries in
+ *                           the index prune the search exactly)
  * The full generated API, with complexity and return values, is in
  * docs/api.md and in the "Generated API" comment further down.
  *
@@ -48,20 +49,25 @@
  *
  * Map of this file, top to bottom: version and public types; engine
  * internals by layer (leaf layout and hooks, allocation, init / destroy,
- * search, link maintenance, extent gap summaries, slot primitives, queue
+ * search, link maintenance and the index, extent gap summaries, slot
+ * primitives, queue
  * windows and tombstones, insert, remove, queue fast paths and entry
  * points, iteration, extent face, invariant check); the "Generated API"
  * reference; the instantiation macros. Each public operation and the
  * functions that do it (-> calls, | or):
- *   name_find            slx_find -> slx_bound -> slx_descend, slx_leaf_search
+ *   name_find            slx_find -> slx_bound -> slx_descend
+ *                        (-> slx_inode_search per level), slx_leaf_search
  *   name_lower_bound     slx_bound_elem -> slx_bound   (upper_bound too)
  *   name_floor, _below   slx_floor
  *   name_insert          slx_insert_unique -> slx_insert_slot -> slx_place
  *                        | slx_insert_at -> slx_shift_room | slx_split
+ *                        -> slx_index_reserve, slx_link_leaf
+ *                        -> slx_index_insert
  *   name_insert_multi    slx_insert_multi -> slx_insert_slot
  *   name_erase, _remove  slx_remove_small (queue, inline) | name_slx_erase_slow
  *                        -> slx_erase -> slx_find_elem, slx_remove_at
- *                        -> slx_take_at -> slx_rebalance
+ *                        -> slx_take_at -> slx_rebalance -> slx_drop_leaf
+ *                        -> slx_unlink -> slx_ientry_erase (-> slx_imerge)
  *   name_erase_key       slx_erase_key -> slx_bound, slx_remove_at
  *   name_pop_first/last  slx_pop_first / slx_pop_last -> slx_take_at
  *   name_push            slx_push_refused, slx_push_edge (inline)
@@ -74,10 +80,11 @@
  *   extent name_insert   slx_ext_insert_elem -> slx_ext_insert -> slx_insert_at
  *   name_lookup          slx_ext_lookup_elem -> slx_ext_lookup
  *   name_first_overlap   slx_ext_overlap -> slx_ext_first_overlap
- *   name_insert_hole     slx_ext_insert_hole -> slx_hole_span
- *                        -> slx_hole_in_leaf, slx_fit; slx_ext_insert
+ *   name_insert_hole     slx_ext_insert_hole -> slx_hole_search
+ *                        -> slx_hole_node -> slx_hole_in_leaf, slx_fit;
+ *                        slx_ext_insert
  *   name_iter_*          slx_iter_* (overlap: slx_ext_iter_overlap, _next_)
- *   name_check           slx_check
+ *   name_check           slx_check -> slx_check_index -> slx_check_node
  *   name_init / _clear / _destroy   slx_init / slx_clear / slx_destroy
  */
 #ifndef SKIPLIST_H
@@ -146,8 +153,10 @@ extern "C" {
 #define SKIPLIST_HOLE_LOWEST 0
 #define SKIPLIST_HOLE_HIGHEST 1
 
-/** Node allocator. alloc returns NULL on failure; level is the node's level
- *  (0-based) so an allocator can keep one pool per level. */
+/** Node allocator. alloc returns NULL on failure; level says what the block
+ *  is: 0 a leaf, 1 an index node (one size each per instance, so an
+ *  allocator can keep a pool for each), 2 the head or a root grown wider
+ *  than a node (sizes vary). */
 struct skiplist_allocator {
     void *(*alloc)(void *ctx, size_t size, unsigned level);
     void (*free)(void *ctx, void *ptr, size_t size, unsigned level);
@@ -321,7 +330,8 @@ struct slx_linkhdr {
 };
 
 struct slx_pool {
-    void *free_list[32];  /* per level, threaded through the nodes */
+    void *free_list[32];  /* per allocator level (SLX_ALLOC_*), threaded
+                           * through the nodes */
     void *slabs;          /* slabs and chunks from malloc, threaded */
     unsigned char *chunk; /* huge-page chunk being carved into slabs */
     size_t chunk_left;
@@ -698,8 +708,8 @@ SLX_HOT struct slx_leaf *slx_get_hook(const struct slx_type *ty,
 
 /* --- allocation ---------------------------------------------------- */
 
-/* Default allocator: one free list per level, refilled in slabs, so
- * leaves of one size sit together and allocation is a pointer pop.
+/* Default allocator: one free list per kind of node, refilled in slabs,
+ * so nodes of one size sit together and allocation is a pointer pop.
  * Memory goes back to the system at destroy. */
 SLX_COLD void *slx_pool_alloc(struct slx_list *L, size_t size, unsigned level)
 {

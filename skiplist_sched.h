@@ -569,8 +569,8 @@ static inline int sksched_unstick(struct skiplist_sched *rq,
 }
 
 /** Takes a queued task off the queue (it sleeps or exits); a sticky task
- *  stops being sticky. 0, -EINVAL (NULL), -ENOENT (not queued in rq). O(level +
- *  KPN), no search. */
+ *  stops being sticky. 0, -EINVAL (NULL), -ENOENT (not queued in rq). O(KPN),
+ * no search. */
 static inline int skiplist_sched_dequeue(struct skiplist_sched *rq,
                                          struct skiplist_sched_task *t)
 {
