@@ -581,6 +581,14 @@ SLX_HOT void slx_iget(const struct slx_type *ty, const struct slx_inode *P,
         out->fit[k - 1] = slx_ifits(ty, P, k)[j];
 }
 
+SLX_HOT struct slx_runs *slx_iget_to(const struct slx_type *ty,
+                                     const struct slx_inode *P, unsigned j,
+                                     struct slx_runs *out)
+{
+    slx_iget(ty, P, j, out);
+    return out;
+}
+
 SLX_HOT void slx_iset(const struct slx_type *ty, const struct slx_inode *P,
                       unsigned j, const struct slx_runs *v)
 {
@@ -1768,15 +1776,27 @@ SLX_HOT void slx_runs_max(struct slx_runs *m, const struct slx_runs *g)
             m->fit[k] = g->fit[k];
 }
 
-/* Whether a is at least b in every field. */
-SLX_HOT int slx_runs_dominate(const struct slx_runs *a,
-                              const struct slx_runs *b)
+/* One field of slx_runs_update: the node's maximum s after one entry
+ * went from old to now. 0 when it cannot tell (old was the maximum and
+ * fell: another entry may hold the new one). */
+#define SLX_RUNS_FIELD(s, old, now) \
+    do {                            \
+        if ((now) >= (old)) {       \
+            if ((now) > (s))        \
+                (s) = (now);        \
+        } else if ((old) >= (s)) {  \
+            return 0;               \
+        }                           \
+    } while (0)
+
+/* S, a node's summary, after one of its entries went from old to now.
+ * Returns 0 when S must be recomputed from the entries instead. */
+SLX_HOT int slx_runs_update(struct slx_runs *S, const struct slx_runs *old,
+                            const struct slx_runs *now)
 {
-    if (a->gap < b->gap)
-        return 0;
+    SLX_RUNS_FIELD(S->gap, old->gap, now->gap);
     for (unsigned k = 0; k < SLX_NFIT; k++)
-        if (a->fit[k] < b->fit[k])
-            return 0;
+        SLX_RUNS_FIELD(S->fit[k], old->fit[k], now->fit[k]);
     return 1;
 }
 
@@ -1791,11 +1811,19 @@ SLX_HOT struct slx_runs slx_inode_runs(const struct slx_type *ty,
         if (g[j] > m.gap)
             m.gap = g[j];
     for (unsigned k = 1; k <= SLX_NFIT; k++) {
+        /* eight lanes of maxima: the loop vectorises */
         const uint32_t *f = slx_ifits(ty, P, k);
-        uint32_t v = 0;
-        for (unsigned j = 0; j < P->n; j++)
-            v = f[j] > v ? f[j] : v;
-        m.fit[k - 1] = v;
+        uint32_t v[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        unsigned j = 0;
+        for (; j + 8u <= P->n; j += 8u)
+            for (unsigned t = 0; t < 8u; t++)
+                v[t] = f[j + t] > v[t] ? f[j + t] : v[t];
+        for (; j < P->n; j++)
+            v[0] = f[j] > v[0] ? f[j] : v[0];
+        uint32_t w = 0;
+        for (unsigned t = 0; t < 8u; t++)
+            w = v[t] > w ? v[t] : w;
+        m.fit[k - 1] = w;
     }
     return m;
 }
@@ -1820,21 +1848,19 @@ SLX_COLD void slx_gap_up(const struct slx_type *ty, void *child,
         slx_iget(ty, P, j, &g);
         if (stop_early && memcmp(&g, &r, sizeof(r)) == 0)
             return;
-        /* An entry that only grew raises P's summary to the maximum of the
-         * two: no pass over P's entries (all right, when stop_early). */
-        int grew = stop_early && slx_runs_dominate(&r, &g);
         slx_iset(ty, P, j, &r);
         struct slx_inode *U = P->parent;
         if (!U)
             return;
-        if (grew) {
-            struct slx_runs nr;
-            slx_iget(ty, U, slx_ipos(ty, U, P), &nr);
-            slx_runs_max(&nr, &r);
-            r = nr;
-        } else {
-            r = slx_inode_runs(ty, P);
-        }
+        /* P's new summary from its old one (its entry in U), without a pass
+         * over P's entries, unless a field fell from P's maximum (or the
+         * entries above are not all right yet: !stop_early). */
+        struct slx_runs S;
+        if (!stop_early ||
+            !slx_runs_update(slx_iget_to(ty, U, slx_ipos(ty, U, P), &S), &g,
+                             &r))
+            S = slx_inode_runs(ty, P);
+        r = S;
         child = P;
         P = U;
     }
