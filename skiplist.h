@@ -1204,6 +1204,21 @@ SLX_HOT void slx_prefetch_inode(const struct slx_type *ty,
     (void)k;
 }
 
+/* The leaf a descent ends in: its header and every line of its keys at
+ * once, before the header says how many are in use (the leaf search
+ * would otherwise wait for the header, then for the keys). A queue's
+ * leaves are hot by use and small ones should not drag whole leaves in. */
+SLX_HOT void slx_prefetch_leaf(const struct slx_type *ty,
+                               const struct slx_leaf *x)
+{
+    if (slx_is_queue(ty))
+        return;
+    const unsigned char *k = slx_keys0(ty, x);
+    SLX_PREFETCH(x);
+    for (size_t off = 0; off < ty->keys_bytes; off += 64)
+        SLX_PREFETCH(k + off);
+}
+
 /* The child of P to descend into: its last entry whose key is before key,
  * entry 0 without a compare (a subtree is entered only when its first key
  * is before key, and the leftmost path's entry-0 keys are not kept). */
@@ -1240,6 +1255,7 @@ SLX_HOT struct slx_leaf *slx_descend(const struct slx_type *ty,
         void *c = slx_ichild(ty, P)[j];
         if (P->level == 1) {
             x = (struct slx_leaf *)c;
+            slx_prefetch_leaf(ty, x);
             break;
         }
         P = (const struct slx_inode *)c;
