@@ -114,13 +114,13 @@ extern "C" {
 
 /** Version of this header: MAJOR changes break the API, MINOR add to it,
  *  PATCH fix it. SKIPLIST_VERSION compares as one number (10203 = 1.2.3). */
-#define SKIPLIST_VERSION_MAJOR 1
+#define SKIPLIST_VERSION_MAJOR 2
 #define SKIPLIST_VERSION_MINOR 0
 #define SKIPLIST_VERSION_PATCH 0
 #define SKIPLIST_VERSION                                             \
     (SKIPLIST_VERSION_MAJOR * 10000 + SKIPLIST_VERSION_MINOR * 100 + \
      SKIPLIST_VERSION_PATCH)
-#define SKIPLIST_VERSION_STRING "1.0.0"
+#define SKIPLIST_VERSION_STRING "2.0.0"
 
 /** Default keys per node, max level, level probability shift (p = 1/2).
  *  Chosen from bench/ (see docs/performance.md). */
