@@ -5,10 +5,11 @@
  *   insert_rand  build an empty map up to n elements in random key order
  *                (ns per insert over the whole build, 0 -> n)
  *   find_rand    lookups of random present keys (independent: throughput)
- *   find_dep     the same lookups, each waiting for the previous one's
- *                element to be found and read: latency, misses cannot
- *                overlap. (Not a cycle through the payloads: at small n a
- *                short cycle repeats and the branch predictor learns it.)
+ *   find_dep     lookups of random present keys, each waiting for the
+ *                previous one's element to be found and read: latency,
+ *                misses cannot overlap. (Not a cycle through the payloads:
+ *                at small n a short cycle repeats and the branch predictor
+ *                learns it.)
  *   find_miss    lookups of absent keys
  *   lower_bound  first element >= an absent key
  *   scan         in-order walk, ns per element (elements not read)
@@ -18,7 +19,10 @@
  *                out in key order too
  * ns_per_op is the median over the repetitions; each repetition visits every
  * implementation in turn so that a noisy moment on this shared machine hits
- * all of them rather than one.
+ * all of them rather than one. The four lookup ops each have their own keys
+ * (no op re-runs the keys another op has just brought into the cache) and
+ * are timed in interleaved slices, so that a noisy moment hits all four
+ * rather than one (see run_lookups).
  *
  * Every loop's result is checked against a value computed without any map;
  * an implementation that answers wrongly prints no rows and the program
@@ -157,7 +161,18 @@ static const char *const op_names[NOPS] = {
     "find_miss",   "lower_bound", "erase_rand", "scan",
 };
 
+/* Sets of ops, one bit per enum op. */
+#define OPB(op) (1u << (op))
+#define ALL_OPS (OPB(NOPS) - 1u)
+
 #define MAX_REPS 9
+
+/* The lookup ops, in the order run_lookups starts its rotation with. */
+enum lookup { L_FIND_RAND, L_FIND_DEP, L_FIND_MISS, L_LOWER_BOUND, LOOKUPS };
+static const enum op lookup_op[LOOKUPS] = {OP_FIND_RAND, OP_FIND_DEP,
+                                           OP_FIND_MISS, OP_LOWER_BOUND};
+/* Slices per lookup op and repetition (see run_lookups). */
+#define LOOKUP_SLICES 8
 
 /* 0, but the compiler cannot know it (see find_dep in map_impl.h). */
 static volatile uint64_t opaque_zero;
@@ -165,6 +180,7 @@ static volatile uint64_t opaque_zero;
 /* Everything one size needs, computed once and shared by every impl. */
 struct workload {
     size_t n, m, n_erase;
+    unsigned ops; /* the ops measured at this size (OPB bits) */
     /* Builds per repetition: small maps are built many times, each time in
      * a fresh order (and erased in a fresh order): a repeated sequence of
      * a few thousand searches is learnt by the branch predictor. */
@@ -173,8 +189,14 @@ struct workload {
     struct map_elem **ins_order; /* cycles blocks of n */
     struct map_elem **seq_order; /* n, ascending keys */
     uint64_t *erase_q;           /* cycles blocks of n_erase keys */
-    uint64_t *hit_q, *miss_q;
-    uint64_t hit_sum, lb_sum, all_sum;
+    /* Each lookup op's own keys, m of them, drawn independently: present
+     * keys for find_rand and find_dep, absent keys for find_miss and
+     * lower_bound; and the warm-up keys (m / 8 present, m / 8 absent),
+     * which no timed op uses. */
+    uint64_t *q[LOOKUPS];
+    uint64_t *warm_hit, *warm_miss;
+    uint64_t sum[LOOKUPS]; /* the right answer of each op over its keys */
+    uint64_t all_sum;
 };
 
 struct result {
@@ -239,48 +261,67 @@ static void shuffle(struct map_elem **a, size_t n, uint64_t *rs)
     }
 }
 
-static void workload_init(struct workload *w, size_t n, size_t m)
+static void workload_init(struct workload *w, size_t n, size_t m, unsigned ops)
 {
     /* The splitmix64 outputs of one stream never repeat (its state steps
      * through all 2^64 values and the output mix is a bijection), so the
-     * first n are distinct keys and the next m are keys surely absent. */
+     * first n are distinct keys and the ones after them surely absent. */
     uint64_t st = 0x6d617020ull ^ n, rs = 0x7175657279ull ^ n;
     w->n = n;
     w->m = m;
+    w->ops = ops;
     w->n_erase = n / 4 ? n / 4 : 1;
     w->cycles = n < ((size_t)1 << 20) ? ((size_t)1 << 20) / n : 1;
     w->elems = xmalloc(n * sizeof(*w->elems));
     memset(w->elems, 0, n * sizeof(*w->elems));
     for (size_t i = 0; i < n; i++)
         w->elems[i].key = bench_rand(&st);
-    w->miss_q = xmalloc(m * sizeof(uint64_t));
+    for (int l = 0; l < LOOKUPS; l++)
+        w->q[l] = xmalloc(m * sizeof(uint64_t));
+    w->warm_hit = xmalloc((m / 8 + 1) * sizeof(uint64_t));
+    w->warm_miss = xmalloc((m / 8 + 1) * sizeof(uint64_t));
     for (size_t i = 0; i < m; i++)
-        w->miss_q[i] = bench_rand(&st);
+        w->q[L_FIND_MISS][i] = bench_rand(&st);
+    for (size_t i = 0; i < m; i++)
+        w->q[L_LOWER_BOUND][i] = bench_rand(&st);
+    for (size_t i = 0; i < m / 8; i++)
+        w->warm_miss[i] = bench_rand(&st);
 
     /* Payloads: any value; find_dep only needs something to read. */
     for (size_t i = 0; i < n; i++)
         w->elems[i].payload = bench_rand(&rs);
 
-    w->hit_q = xmalloc(m * sizeof(uint64_t));
-    w->hit_sum = 0;
-    for (size_t i = 0; i < m; i++) {
-        size_t k = (size_t)bench_rand_below(&rs, n);
-        w->hit_q[i] = w->elems[k].key;
-        w->hit_sum += (uintptr_t)&w->elems[k];
+    /* Present keys: uniform over the elements, each op its own draw. */
+    const int hit_ops[] = {L_FIND_RAND, L_FIND_DEP};
+    for (int h = 0; h < 2; h++) {
+        int l = hit_ops[h];
+        w->sum[l] = 0;
+        for (size_t i = 0; i < m; i++) {
+            size_t k = (size_t)bench_rand_below(&rs, n);
+            w->q[l][i] = w->elems[k].key;
+            w->sum[l] += (uintptr_t)&w->elems[k];
+        }
     }
+    for (size_t i = 0; i < m / 8; i++)
+        w->warm_hit[i] = w->elems[bench_rand_below(&rs, n)].key;
+    w->sum[L_FIND_MISS] = 0;
 
     /* Block 0 inserts in array order (keys are random already, and the
      * elements are then read sequentially); every further block and every
      * erase block is a fresh Fisher-Yates shuffle. */
-    struct map_elem **perm = xmalloc(n * sizeof(*perm));
+    bool erase = ops & OPB(OP_ERASE_RAND);
+    struct map_elem **perm = erase ? xmalloc(n * sizeof(*perm)) : NULL;
     w->ins_order = xmalloc(w->cycles * n * sizeof(*w->ins_order));
-    w->erase_q = xmalloc(w->cycles * w->n_erase * sizeof(*w->erase_q));
+    w->erase_q =
+        erase ? xmalloc(w->cycles * w->n_erase * sizeof(*w->erase_q)) : NULL;
     for (size_t c = 0; c < w->cycles; c++) {
         struct map_elem **order = w->ins_order + c * n;
         for (size_t i = 0; i < n; i++)
             order[i] = &w->elems[i];
         if (c > 0)
             shuffle(order, n, &rs);
+        if (!erase)
+            continue;
         for (size_t i = 0; i < n; i++)
             perm[i] = &w->elems[i];
         shuffle(perm, n, &rs);
@@ -290,25 +331,32 @@ static void workload_init(struct workload *w, size_t n, size_t m)
     free(perm);
     w->seq_order = xmalloc(n * sizeof(*w->seq_order));
 
-    struct key_idx *sorted = xmalloc(n * sizeof(*sorted));
     w->all_sum = 0;
+    for (size_t i = 0; i < n; i++)
+        w->all_sum += (uintptr_t)&w->elems[i];
+    w->sum[L_LOWER_BOUND] = 0;
+    if (!(ops & OPB(OP_LOWER_BOUND)))
+        return;
+
+    struct key_idx *sorted = xmalloc(n * sizeof(*sorted));
     for (size_t i = 0; i < n; i++) {
         sorted[i].key = w->elems[i].key;
         sorted[i].idx = i;
-        w->all_sum += (uintptr_t)&w->elems[i];
     }
     qsort(sorted, n, sizeof(*sorted), key_idx_cmp);
-    w->lb_sum = 0;
     for (size_t i = 0; i < m; i++)
-        w->lb_sum += successor(sorted, n, w->elems, w->miss_q[i]);
+        w->sum[L_LOWER_BOUND] +=
+            successor(sorted, n, w->elems, w->q[L_LOWER_BOUND][i]);
     free(sorted);
 }
 
 static void workload_free(struct workload *w)
 {
     free(w->elems);
-    free(w->hit_q);
-    free(w->miss_q);
+    for (int l = 0; l < LOOKUPS; l++)
+        free(w->q[l]);
+    free(w->warm_hit);
+    free(w->warm_miss);
     free(w->erase_q);
     free(w->ins_order);
     free(w->seq_order);
@@ -347,6 +395,74 @@ static size_t warm_count(size_t n)
     return n <= ((size_t)1 << 14) ? n : n / 64;
 }
 
+/* Lookup op l over q[0, count) (a slice of its keys); the loop's sum. */
+static uint64_t lookup(const struct map_impl *im, void *h, enum lookup l,
+                       const uint64_t *q, size_t count)
+{
+    switch (l) {
+    case L_FIND_RAND:
+    case L_FIND_MISS:
+        return im->find_all(h, q, count);
+    case L_FIND_DEP:
+        return im->find_dep(h, q, count, opaque_zero);
+    case L_LOWER_BOUND:
+        return im->lower_bound_all(h, q, count);
+    default:
+        return 0;
+    }
+}
+
+/* The four lookup ops on the freshly built map, ns per lookup into ns[].
+ *
+ * Each op has its own keys and warms up on other keys of its kind, so no
+ * op re-runs keys whose path the op before it has just brought into the
+ * cache (docs/benchmark.md, map suite, "The lookups": find_dep re-ran
+ * find_rand's keys and lower_bound find_miss's, and each op warmed up on the
+ * first eighth of its own timed keys).
+ *
+ * The ops are timed in LOOKUP_SLICES rounds of one slice (m / 8 lookups,
+ * 2-10 ms at quick sizes) of every op, the order rotated each round so
+ * that each op follows each other op equally often. A noisy moment on a
+ * shared machine, which lasts longer than a slice, then falls on all four
+ * ops, not on whichever ran then: ratios between the ops of one
+ * implementation hold as well as ratios between implementations. */
+static void run_lookups(const struct map_impl *im, const struct workload *w,
+                        void *h, struct result *r, double *ns)
+{
+    static const char *const what[LOOKUPS] = {
+        "wrong elements found", "wrong elements found", "found an absent key",
+        "wrong successors"};
+    size_t m = w->m;
+    uint64_t t[LOOKUPS] = {0}, got[LOOKUPS] = {0};
+
+    for (int l = 0; l < LOOKUPS; l++)
+        if (w->ops & OPB(lookup_op[l]))
+            bench_sink +=
+                lookup(im, h, (enum lookup)l,
+                       l == L_FIND_RAND || l == L_FIND_DEP ? w->warm_hit
+                                                           : w->warm_miss,
+                       m / 8);
+    for (int round = 0; round < LOOKUP_SLICES; round++) {
+        size_t from = m * (size_t)round / LOOKUP_SLICES;
+        size_t to = m * (size_t)(round + 1) / LOOKUP_SLICES;
+        for (int j = 0; j < LOOKUPS; j++) {
+            enum lookup l = (enum lookup)((round + j) % LOOKUPS);
+            if (!(w->ops & OPB(lookup_op[l])))
+                continue;
+            uint64_t t0 = bench_now_ns();
+            got[l] += lookup(im, h, l, w->q[l] + from, to - from);
+            t[l] += bench_now_ns() - t0;
+        }
+    }
+    for (int l = 0; l < LOOKUPS; l++) {
+        if (!(w->ops & OPB(lookup_op[l])))
+            continue;
+        ns[lookup_op[l]] = per_op(t[l], m);
+        if (got[l] != w->sum[l])
+            fail(im, r, op_names[lookup_op[l]], what[l]);
+    }
+}
+
 /* One repetition on randomly ordered keys. Builds up to n (repeatedly when
  * n is small, so that a repetition lasts); on the first build times the
  * lookups and the walk, then erases a random quarter of the keys, so every
@@ -355,7 +471,7 @@ static size_t warm_count(size_t n)
 static void run_random(const struct map_impl *im, const struct workload *w,
                        struct result *r, int rep)
 {
-    size_t n = w->n, m = w->m, n_erase = w->n_erase;
+    size_t n = w->n, n_erase = w->n_erase;
     size_t cycles = w->cycles;
     size_t scans = n < ((size_t)1 << 20) ? ((size_t)1 << 20) / n : 1;
     uint64_t t_ins = 0, t_era = 0, t0;
@@ -391,37 +507,11 @@ static void run_random(const struct map_impl *im, const struct workload *w,
             measure_bytes(im, h, n, &r->bytes_rand, &r->have_bytes_rand);
 
         if (c == 0 && !r->failed) {
-            /* Each op warms up on a slice of its queries, then is timed. */
-            uint64_t got;
-            im->find_all(h, w->hit_q, m / 8);
-            t0 = bench_now_ns();
-            got = im->find_all(h, w->hit_q, m);
-            ns[OP_FIND_RAND] = per_op(bench_now_ns() - t0, m);
-            if (got != w->hit_sum)
-                fail(im, r, "find_rand", "wrong elements found");
-
-            im->find_dep(h, w->hit_q, m / 8, opaque_zero);
-            t0 = bench_now_ns();
-            got = im->find_dep(h, w->hit_q, m, opaque_zero);
-            ns[OP_FIND_DEP] = per_op(bench_now_ns() - t0, m);
-            if (got != w->hit_sum)
-                fail(im, r, "find_dep", "wrong elements found");
-
-            im->find_all(h, w->miss_q, m / 8);
-            t0 = bench_now_ns();
-            got = im->find_all(h, w->miss_q, m);
-            ns[OP_FIND_MISS] = per_op(bench_now_ns() - t0, m);
-            if (got != 0)
-                fail(im, r, "find_miss", "found an absent key");
-
-            im->lower_bound_all(h, w->miss_q, m / 8);
-            t0 = bench_now_ns();
-            got = im->lower_bound_all(h, w->miss_q, m);
-            ns[OP_LOWER_BOUND] = per_op(bench_now_ns() - t0, m);
-            if (got != w->lb_sum)
-                fail(im, r, "lower_bound", "wrong successors");
-
+            run_lookups(im, w, h, r, ns);
+        }
+        if (c == 0 && !r->failed && (w->ops & OPB(OP_SCAN))) {
             size_t cnt = 0;
+            uint64_t got;
             bench_sink += im->scan(h, &cnt);
             t0 = bench_now_ns();
             for (size_t s = 0; s < scans; s++) {
@@ -432,11 +522,13 @@ static void run_random(const struct map_impl *im, const struct workload *w,
             ns[OP_SCAN] = per_op(bench_now_ns() - t0, (uint64_t)scans * n);
         }
 
-        t0 = bench_now_ns();
-        bad = im->erase_all(h, w->erase_q + c * n_erase, n_erase);
-        t_era += bench_now_ns() - t0;
-        if (bad || im->count(h) != n - n_erase)
-            fail(im, r, "erase_rand", "erase failed or count wrong");
+        if (w->ops & OPB(OP_ERASE_RAND)) {
+            t0 = bench_now_ns();
+            bad = im->erase_all(h, w->erase_q + c * n_erase, n_erase);
+            t_era += bench_now_ns() - t0;
+            if (bad || im->count(h) != n - n_erase)
+                fail(im, r, "erase_rand", "erase failed or count wrong");
+        }
         im->destroy(h);
     }
     if (r->failed)
@@ -474,7 +566,7 @@ static void run_seq(const struct map_impl *im, const struct workload *w,
         r->ns[OP_INSERT_SEQ][rep] = per_op(t_ins, (uint64_t)cycles * n);
 }
 
-static bool run_size(size_t n, size_t m, int reps, int warmups)
+static bool run_size(size_t n, size_t m, unsigned ops, int reps, int warmups)
 {
     struct workload w;
     struct result res[NIMPL];
@@ -482,7 +574,7 @@ static bool run_size(size_t n, size_t m, int reps, int warmups)
 
     fprintf(stderr, "map: n=%zu: %d reps (+%d warm-up), %zu lookups each\n", n,
             reps, warmups, m);
-    workload_init(&w, n, m);
+    workload_init(&w, n, m, ops);
     memset(res, 0, sizeof(res));
     for (size_t i = 0; i < NIMPL; i++)
         res[i].skip = !selected[i];
@@ -492,10 +584,11 @@ static bool run_size(size_t n, size_t m, int reps, int warmups)
                 run_random(impls[i], &w, &res[i], rep);
 
     /* Sorted in memory too, as a sequential load would lay them out. */
-    qsort(w.elems, n, sizeof(*w.elems), elem_cmp);
+    if (ops & OPB(OP_INSERT_SEQ))
+        qsort(w.elems, n, sizeof(*w.elems), elem_cmp);
     for (size_t i = 0; i < n; i++)
         w.seq_order[i] = &w.elems[i];
-    for (int rep = 0; rep < reps; rep++)
+    for (int rep = 0; rep < reps && (ops & OPB(OP_INSERT_SEQ)); rep++)
         for (size_t i = 0; i < NIMPL; i++)
             if (!res[i].failed && !res[i].skip)
                 run_seq(impls[i], &w, &res[i], rep);
@@ -508,17 +601,19 @@ static bool run_size(size_t n, size_t m, int reps, int warmups)
             continue;
         }
         for (int op = 0; op < NOPS; op++)
-            bench_row("map", impls[i]->name, op_names[op], n, 1,
-                      bench_median(res[i].ns[op], reps),
-                      op == OP_INSERT_SEQ ? res[i].bytes_seq
-                                          : res[i].bytes_rand);
+            if (ops & OPB(op))
+                bench_row("map", impls[i]->name, op_names[op], n, 1,
+                          bench_median(res[i].ns[op], reps),
+                          op == OP_INSERT_SEQ ? res[i].bytes_seq
+                                              : res[i].bytes_rand);
     }
     workload_free(&w);
     return ok;
 }
 
 /* Development aids (make targets never pass them): --n N runs that size
- * only, --impl A,B those implementations only. */
+ * only (every selected implementation, every op, --quick or not), --impl
+ * A,B those implementations only. */
 static bool listed(const char *list, const char *name)
 {
     size_t len = strlen(name);
@@ -540,29 +635,50 @@ static const char *arg_value(int argc, char **argv, const char *opt)
     return NULL;
 }
 
+/* A size to run, the implementations to run at it (NULL: all) and the
+ * ops to measure (OPB bits). */
+struct size_spec {
+    size_t n;
+    const char *impls;
+    unsigned ops;
+};
+
 int main(int argc, char **argv)
 {
-    static const size_t full_sizes[] = {1000, 10000, 100000, 1000000, 10000000};
-    static const size_t quick_sizes[] = {1000000};
+    static const struct size_spec full_sizes[] = {
+        {1000, NULL, ALL_OPS},     {10000, NULL, ALL_OPS},
+        {100000, NULL, ALL_OPS},   {1000000, NULL, ALL_OPS},
+        {10000000, NULL, ALL_OPS},
+    };
+    /* Quick: everything at 10^6; at 10^7 ours and the two fastest peers,
+     * and only insert_rand (the build the other ops need anyway), find_rand
+     * and find_dep (throughput and latency) and scan: insert_seq and
+     * erase_rand at 10^7 would add about a minute to make bench-quick,
+     * which must stay under five on the 2-core machine. */
+    static const struct size_spec quick_sizes[] = {
+        {1000000, NULL, ALL_OPS},
+        {10000000, "skiplist,absl_btree,judyl",
+         OPB(OP_INSERT_RAND) | OPB(OP_FIND_RAND) | OPB(OP_FIND_DEP) |
+             OPB(OP_SCAN)},
+    };
     int quick = bench_quick(argc, argv);
-    const size_t *sizes = quick ? quick_sizes : full_sizes;
-    size_t nsizes = quick ? 1 : sizeof(full_sizes) / sizeof(full_sizes[0]);
+    const struct size_spec *sizes = quick ? quick_sizes : full_sizes;
+    size_t nsizes = quick ? sizeof(quick_sizes) / sizeof(quick_sizes[0])
+                          : sizeof(full_sizes) / sizeof(full_sizes[0]);
     const char *only_n = arg_value(argc, argv, "--n");
     const char *only_impl = arg_value(argc, argv, "--impl");
-    size_t one_size;
+    struct size_spec one_size = {0, NULL, ALL_OPS};
     bool ok = true;
 
     if (only_n) {
-        one_size = (size_t)strtoull(only_n, NULL, 10);
-        if (one_size < 2) {
+        one_size.n = (size_t)strtoull(only_n, NULL, 10);
+        if (one_size.n < 2) {
             fprintf(stderr, "map: --n wants at least 2\n");
             return 2;
         }
         sizes = &one_size;
         nsizes = 1;
     }
-    for (size_t i = 0; i < NIMPL; i++)
-        selected[i] = !only_impl || listed(only_impl, impls[i]->name);
 
     /* Keep freed memory in the process: builds then reuse pages instead of
      * faulting fresh ones in, whichever impl ran before. */
@@ -570,10 +686,17 @@ int main(int argc, char **argv)
     mallopt(M_MMAP_THRESHOLD, 32 << 20);
 
     for (size_t s = 0; s < nsizes; s++) {
-        size_t n = sizes[s];
+        size_t n = sizes[s].n, any = 0;
         size_t m = quick ? (size_t)1 << 16 : (size_t)1 << 19;
         int reps = quick || n >= 1000000 ? 3 : 5;
-        ok = run_size(n, m, reps, 1) && ok;
+        for (size_t i = 0; i < NIMPL; i++) {
+            selected[i] =
+                (!only_impl || listed(only_impl, impls[i]->name)) &&
+                (!sizes[s].impls || listed(sizes[s].impls, impls[i]->name));
+            any += selected[i];
+        }
+        if (any)
+            ok = run_size(n, m, sizes[s].ops, reps, 1) && ok;
     }
     return ok ? 0 : 1;
 }
