@@ -135,9 +135,10 @@ extern "C" {
 #endif
 #define SKIPLIST_DEFAULTS \
     SKIPLIST_DEFAULT_KPN, SKIPLIST_DEFAULT_MAXLVL, SKIPLIST_DEFAULT_PSHIFT
-/** The priority-queue face's tuning: the default leaves with p = 1/4,
- *  since a queue's pushes land anywhere but its pops take the front, and
- *  fewer levels mean a shorter descent (pq suite, docs/performance.md). */
+/** The priority-queue face's tuning: its own knob, the same values as the
+ *  map's since the B-skiplist index (pq and sched suites: PSHIFT 5 within
+ *  noise of 1.0.0 at every size, PSHIFT 2 up to 12% slower at 64-1024;
+ *  docs/performance.md). Pops never descend; pushes descend the index. */
 #ifndef SKIPLIST_PQ_DEFAULT_PSHIFT
 #define SKIPLIST_PQ_DEFAULT_PSHIFT 5
 #endif
