@@ -1794,27 +1794,74 @@ SLX_HOT void slx_runs_max(struct slx_runs *m, const struct slx_runs *g)
 }
 
 /* One field of slx_runs_update: the node's maximum s after one entry
- * went from old to now. 0 when it cannot tell (old was the maximum and
- * fell: another entry may hold the new one). */
-#define SLX_RUNS_FIELD(s, old, now) \
-    do {                            \
-        if ((now) >= (old)) {       \
-            if ((now) > (s))        \
-                (s) = (now);        \
-        } else if ((old) >= (s)) {  \
-            return 0;               \
-        }                           \
+ * went from old to now; bit joins *mask when it cannot tell (old was the
+ * maximum and fell: another entry may hold the new one). */
+#define SLX_RUNS_FIELD(s, old, now, bit) \
+    do {                                 \
+        if ((now) >= (old)) {            \
+            if ((now) > (s))             \
+                (s) = (now);             \
+        } else if ((old) >= (s)) {       \
+            *mask |= (bit);              \
+        }                                \
     } while (0)
 
 /* S, a node's summary, after one of its entries went from old to now.
- * Returns 0 when S must be recomputed from the entries instead. */
-SLX_HOT int slx_runs_update(struct slx_runs *S, const struct slx_runs *old,
-                            const struct slx_runs *now)
+ * The fields it could not update are left in *mask (bit 0 the gap, bit k
+ * fit[k - 1]) for slx_inode_rescan. */
+SLX_HOT void slx_runs_update(struct slx_runs *S, const struct slx_runs *old,
+                             const struct slx_runs *now, unsigned *mask)
 {
-    SLX_RUNS_FIELD(S->gap, old->gap, now->gap);
+    SLX_RUNS_FIELD(S->gap, old->gap, now->gap, 1u);
     for (unsigned k = 0; k < SLX_NFIT; k++)
-        SLX_RUNS_FIELD(S->fit[k], old->fit[k], now->fit[k]);
+        SLX_RUNS_FIELD(S->fit[k], old->fit[k], now->fit[k], 2u << k);
+}
+
+/* Whether a is at least b in every field. */
+SLX_HOT int slx_runs_dominate(const struct slx_runs *a,
+                              const struct slx_runs *b)
+{
+    if (a->gap < b->gap)
+        return 0;
+    for (unsigned k = 0; k < SLX_NFIT; k++)
+        if (a->fit[k] < b->fit[k])
+            return 0;
     return 1;
+}
+
+/* Maximum of n values, four chains at once. */
+SLX_HOT uint32_t slx_max_u32(const uint32_t *f, unsigned n)
+{
+    uint32_t a = 0, b = 0, c = 0, d = 0;
+    unsigned j = 0;
+    for (; j + 4u <= n; j += 4u) {
+        a = f[j] > a ? f[j] : a;
+        b = f[j + 1] > b ? f[j + 1] : b;
+        c = f[j + 2] > c ? f[j + 2] : c;
+        d = f[j + 3] > d ? f[j + 3] : d;
+    }
+    for (; j < n; j++)
+        a = f[j] > a ? f[j] : a;
+    a = b > a ? b : a;
+    c = d > c ? d : c;
+    return c > a ? c : a;
+}
+
+/* The fields of S named in mask, recomputed from P's entries. */
+SLX_COLD void slx_inode_rescan(const struct slx_type *ty,
+                               const struct slx_inode *P, unsigned mask,
+                               struct slx_runs *S)
+{
+    if (mask & 1u) {
+        const uint64_t *g = slx_igaps(ty, P);
+        uint64_t m = 0;
+        for (unsigned j = 0; j < P->n; j++)
+            m = g[j] > m ? g[j] : m;
+        S->gap = m;
+    }
+    for (unsigned k = 1; k <= SLX_NFIT; k++)
+        if (mask & (1u << k))
+            S->fit[k - 1] = slx_max_u32(slx_ifits(ty, P, k), P->n);
 }
 
 /* The summary of a node: the maximum of its entries'. */
@@ -1822,26 +1869,7 @@ SLX_HOT struct slx_runs slx_inode_runs(const struct slx_type *ty,
                                        const struct slx_inode *P)
 {
     struct slx_runs m;
-    memset(&m, 0, sizeof(m));
-    const uint64_t *g = slx_igaps(ty, P);
-    for (unsigned j = 0; j < P->n; j++)
-        if (g[j] > m.gap)
-            m.gap = g[j];
-    for (unsigned k = 1; k <= SLX_NFIT; k++) {
-        /* eight lanes of maxima: the loop vectorises */
-        const uint32_t *f = slx_ifits(ty, P, k);
-        uint32_t v[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-        unsigned j = 0;
-        for (; j + 8u <= P->n; j += 8u)
-            for (unsigned t = 0; t < 8u; t++)
-                v[t] = f[j + t] > v[t] ? f[j + t] : v[t];
-        for (; j < P->n; j++)
-            v[0] = f[j] > v[0] ? f[j] : v[0];
-        uint32_t w = 0;
-        for (unsigned t = 0; t < 8u; t++)
-            w = v[t] > w ? v[t] : w;
-        m.fit[k - 1] = w;
-    }
+    slx_inode_rescan(ty, P, (2u << SLX_NFIT) - 1u, &m);
     return m;
 }
 
@@ -1873,10 +1901,15 @@ SLX_COLD void slx_gap_up(const struct slx_type *ty, void *child,
          * over P's entries, unless a field fell from P's maximum (or the
          * entries above are not all right yet: !stop_early). */
         struct slx_runs S;
-        if (!stop_early ||
-            !slx_runs_update(slx_iget_to(ty, U, slx_ipos(ty, U, P), &S), &g,
-                             &r))
+        if (!stop_early) {
             S = slx_inode_runs(ty, P);
+        } else {
+            unsigned mask = 0;
+            slx_runs_update(slx_iget_to(ty, U, slx_ipos(ty, U, P), &S), &g, &r,
+                            &mask);
+            if (mask)
+                slx_inode_rescan(ty, P, mask, &S);
+        }
         r = S;
         child = P;
         P = U;
@@ -1890,6 +1923,61 @@ SLX_COLD void slx_gap_fix(const struct slx_type *ty, const struct slx_list *L,
 {
     *slx_gap(ty, x, 0) = slx_leaf_runs(ty, L, x);
     if (x != L->head && x->parent)
+        slx_gap_up(ty, x, 0, 1);
+}
+
+/* The free run leaf x owns after an extent ending at last, up to slot
+ * jn's start (jn < n), the next leaf's first start, or the end of the key
+ * space: slx_leaf_runs's rule for one run. */
+SLX_HOT struct slx_runs slx_run_after(const struct slx_type *ty,
+                                      const struct slx_list *L,
+                                      const struct slx_leaf *x, uint64_t last,
+                                      unsigned jn)
+{
+    struct slx_runs r;
+    memset(&r, 0, sizeof(r));
+    if (jn < x->n || slx_next(ty, x, 0) != L->head) {
+        uint64_t ns = jn < x->n ? slx_load_u(ty, slx_key(ty, x, jn))
+                                : slx_load_u(ty, slx_nmin(ty, x, 0));
+        if (ns - last > 1)
+            slx_runs_add(&r, last + 1, ns - 1);
+    } else if (last < ty->key_max) {
+        slx_runs_add(&r, last + 1, ty->key_max);
+    }
+    return r;
+}
+
+/* An extent was just placed at slot i >= 1 of x, inside the run x owned
+ * after slot i - 1. When that run held none of x's maxima, x's summary
+ * is unchanged (its two pieces are smaller): nothing to do. Otherwise the
+ * leaf is recomputed. */
+SLX_HOT void slx_gap_split(const struct slx_type *ty, const struct slx_list *L,
+                           struct slx_leaf *x, unsigned i)
+{
+    const unsigned char *la = slx_lasts(ty, x);
+    struct slx_runs R = slx_run_after(
+        ty, L, x, slx_load_u(ty, la + (size_t)(i - 1) * ty->ks), i + 1);
+    const struct slx_runs *S = slx_gap(ty, x, 0);
+    int held = R.gap != 0 && R.gap >= S->gap;
+    for (unsigned k = 0; k < SLX_NFIT && !held; k++)
+        held = R.fit[k] != 0 && R.fit[k] >= S->fit[k];
+    if (held)
+        slx_gap_fix(ty, L, x);
+}
+
+/* The extent at slot i >= 1 of x was just taken out: the runs on either
+ * side became one, which can only raise x's summary. */
+SLX_HOT void slx_gap_merge(const struct slx_type *ty, const struct slx_list *L,
+                           struct slx_leaf *x, unsigned i)
+{
+    const unsigned char *la = slx_lasts(ty, x);
+    struct slx_runs C = slx_run_after(
+        ty, L, x, slx_load_u(ty, la + (size_t)(i - 1) * ty->ks), i);
+    struct slx_runs *S = slx_gap(ty, x, 0);
+    if (slx_runs_dominate(S, &C))
+        return;
+    slx_runs_max(S, &C);
+    if (x->parent)
         slx_gap_up(ty, x, 0, 1);
 }
 
@@ -2375,9 +2463,12 @@ SLX_COLD int slx_insert_at(const struct slx_type *ty, struct slx_list *L,
     }
     slx_place(ty, x, i, v);
     if (slx_is_extent(ty)) {
-        slx_gap_fix(ty, L, x);
-        if (i == 0)
+        if (i > 0) {
+            slx_gap_split(ty, L, x, i);
+        } else {
+            slx_gap_fix(ty, L, x);
             slx_gap_fix(ty, L, slx_prev(ty, x, 0));
+        }
     }
     slx_added(ty, L, v->elem);
     return 0;
@@ -2580,7 +2671,9 @@ SLX_HOT void *slx_take_at(const struct slx_type *ty, struct slx_list *L,
         slx_trim(ty, x);
     if (i == 0 && x->n > 0)
         slx_min_changed(ty, x);
-    if (slx_is_extent(ty) && x->n > 0) {
+    if (slx_is_extent(ty) && x->n > 0 && i > 0) {
+        slx_gap_merge(ty, L, x, i);
+    } else if (slx_is_extent(ty) && x->n > 0) {
         slx_gap_fix(ty, L, x);
         if (i == 0)
             slx_gap_fix(ty, L, slx_prev(ty, x, 0));
@@ -3175,6 +3268,8 @@ struct slx_holereq {
     unsigned k; /* log2 of the alignment */
     int highest;
     uint64_t found;
+    struct slx_leaf *leaf; /* where found goes: (leaf, slot) as a search */
+    unsigned slot;         /* for it would find them (the head: first) */
 };
 
 /* Does the free run [gs, ge] hold an aligned block inside the window?
@@ -3215,7 +3310,7 @@ SLX_COLD int slx_hole_in_leaf(const struct slx_type *ty,
             return slx_fit(r, 0, ty->key_max);
         uint64_t first = slx_load_u(ty, slx_nmin(ty, x, 0));
         return first > 0 && slx_fit(r, 0, first - 1);
-    }
+    } /* (the head's fit goes to the head, slot 0: the preset answer) */
     unsigned n = x->n;
     const unsigned char *lasts = slx_lasts(ty, x);
     for (unsigned k = 0; k < n; k++) {
@@ -3230,8 +3325,11 @@ SLX_COLD int slx_hole_in_leaf(const struct slx_type *ty,
             ge = slx_load_u(ty, slx_nmin(ty, x, 0)) - 1;
         else
             ge = ty->key_max;
-        if (ge > last && slx_fit(r, last + 1, ge))
+        if (ge > last && slx_fit(r, last + 1, ge)) {
+            r->leaf = (struct slx_leaf *)(uintptr_t)x;
+            r->slot = j + 1u;
             return 1;
+        }
     }
     return 0;
 }
@@ -3276,6 +3374,10 @@ SLX_COLD int slx_hole_node(const struct slx_type *ty, const struct slx_list *L,
     unsigned n = P->n;
     for (unsigned k = 0; k < n; k++) {
         unsigned j = r->highest ? n - 1u - k : k;
+        /* the summary first: it rejects most entries, from two arrays
+         * read in order */
+        if (!slx_inode_may_fit(ty, P, j, r))
+            continue;
         uint64_t s = j ? slx_load_u(ty, slx_ikey(ty, P, j)) : start;
         int he = j + 1u < n || has_end;
         uint64_t e = j + 1u < n ? slx_load_u(ty, slx_ikey(ty, P, j + 1u)) : end;
@@ -3289,8 +3391,6 @@ SLX_COLD int slx_hole_node(const struct slx_type *ty, const struct slx_list *L,
                 return 0;
             continue;
         }
-        if (!slx_inode_may_fit(ty, P, j, r))
-            continue;
         void *c = slx_ichild(ty, P)[j];
         if (P->level == 1
                 ? slx_hole_in_leaf(ty, L, (struct slx_leaf *)c, r)
@@ -3343,7 +3443,7 @@ SLX_COLD int slx_ext_insert_hole(const struct slx_type *ty, struct slx_list *L,
     struct slx_holereq r = {
         size, align - 1,       lo,
         hi,   slx_log2(align), flags == SKIPLIST_HOLE_HIGHEST,
-        0};
+        0,    L->head,         0};
     if (hi - lo < size - 1)
         return -ENOSPC;
     int ok;
@@ -3356,7 +3456,11 @@ SLX_COLD int slx_ext_insert_hole(const struct slx_type *ty, struct slx_list *L,
     unsigned char old[8];
     ty->key_of(e, old);
     ty->set_start(e, r.found);
-    int rc = slx_ext_insert(ty, L, e, r.found, size, NULL);
+    /* The search found the slot too: no second descent. */
+    unsigned char key[8];
+    slx_store_u(ty, key, r.found);
+    struct slx_slotval v = {key, e, r.found + (size - 1)};
+    int rc = slx_insert_at(ty, L, r.leaf, r.slot, &v);
     if (rc)
         ty->set_start(e, slx_load_u(ty, old)); /* -ENOMEM: e as it was */
     return rc;
