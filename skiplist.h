@@ -3348,54 +3348,76 @@ SLX_HOT int slx_runs_may_fit(const struct slx_runs *g,
     return f == UINT32_MAX || f >= r->size;
 }
 
-/* slx_runs_may_fit for entry j of P, reading only the gap and the one fit
- * the request's alignment needs. */
-SLX_HOT int slx_inode_may_fit(const struct slx_type *ty,
-                              const struct slx_inode *P, unsigned j,
+/* slx_runs_may_fit for entries [j0, j0 + 64) of P at once: bit i set
+ * when entry j0 + i may hold the request. Branch-free compares over the
+ * one array the alignment needs (a fit implies a run at least as long,
+ * so the gaps are read only where the fits cannot answer alone). */
+SLX_HOT uint64_t slx_fit_mask(const struct slx_type *ty,
+                              const struct slx_inode *P, unsigned j0,
                               const struct slx_holereq *r)
 {
-    if (slx_igaps(ty, P)[j] < r->size)
-        return 0;
-    if (r->k == 0)
-        return 1;
-    uint32_t f = slx_ifits(ty, P, r->k < SLX_NFIT ? r->k : SLX_NFIT)[j];
-    return f == UINT32_MAX || f >= r->size;
+    unsigned cnt = P->n - j0 < 64u ? P->n - j0 : 64u;
+    uint64_t m = 0;
+    int need_gap = r->k == 0 || r->k > SLX_NFIT || r->size >= UINT32_MAX;
+    if (r->k > 0) {
+        const uint32_t *f =
+            slx_ifits(ty, P, r->k < SLX_NFIT ? r->k : SLX_NFIT) + j0;
+        uint32_t s32 = r->size >= UINT32_MAX ? UINT32_MAX : (uint32_t)r->size;
+        for (unsigned i = 0; i < cnt; i++)
+            m |= (uint64_t)(f[i] >= s32) << i;
+    } else {
+        m = ~(uint64_t)0 >> (64u - cnt);
+    }
+    if (need_gap) {
+        const uint64_t *g = slx_igaps(ty, P) + j0;
+        uint64_t mg = 0;
+        for (unsigned i = 0; i < cnt; i++)
+            mg |= (uint64_t)(g[i] >= r->size) << i;
+        m &= mg;
+    }
+    return m;
 }
 
 /* Search the subtree of index node P, whose span starts at start (its
  * first key, or 0 on the leftmost path) and ends before end (when
  * has_end). Entry j's runs lie after its first key and before entry
- * j + 1's: spans wholly outside the window [lo, hi] are skipped, and
- * so is every entry whose summary cannot hold the request. */
+ * j + 1's: the entries whose summary may hold the request (slx_fit_mask)
+ * are visited in order, and spans wholly outside the window [lo, hi]
+ * end the visit or are skipped. */
 SLX_COLD int slx_hole_node(const struct slx_type *ty, const struct slx_list *L,
                            const struct slx_inode *P, uint64_t start,
                            int has_end, uint64_t end, struct slx_holereq *r)
 {
     unsigned n = P->n;
-    for (unsigned k = 0; k < n; k++) {
-        unsigned j = r->highest ? n - 1u - k : k;
-        /* the summary first: it rejects most entries, from two arrays
-         * read in order */
-        if (!slx_inode_may_fit(ty, P, j, r))
-            continue;
-        uint64_t s = j ? slx_load_u(ty, slx_ikey(ty, P, j)) : start;
-        int he = j + 1u < n || has_end;
-        uint64_t e = j + 1u < n ? slx_load_u(ty, slx_ikey(ty, P, j + 1u)) : end;
-        if (s >= r->hi) { /* runs start after s: past the window */
-            if (!r->highest)
-                return 0;
-            continue;
+    unsigned nblk = (n + 63u) / 64u; /* more than one only in a grown root */
+    for (unsigned b = 0; b < nblk; b++) {
+        unsigned j0 = (r->highest ? nblk - 1u - b : b) * 64u;
+        uint64_t m = slx_fit_mask(ty, P, j0, r);
+        while (m) {
+            unsigned bit = r->highest ? 63u - (unsigned)__builtin_clzll(m)
+                                      : (unsigned)__builtin_ctzll(m);
+            m &= ~((uint64_t)1 << bit);
+            unsigned j = j0 + bit;
+            uint64_t s = j ? slx_load_u(ty, slx_ikey(ty, P, j)) : start;
+            int he = j + 1u < n || has_end;
+            uint64_t e =
+                j + 1u < n ? slx_load_u(ty, slx_ikey(ty, P, j + 1u)) : end;
+            if (s >= r->hi) { /* runs start after s: past the window */
+                if (!r->highest)
+                    return 0;
+                continue;
+            }
+            if (he && e <= r->lo) { /* runs end before e: before it */
+                if (r->highest)
+                    return 0;
+                continue;
+            }
+            void *c = slx_ichild(ty, P)[j];
+            if (P->level == 1
+                    ? slx_hole_in_leaf(ty, L, (struct slx_leaf *)c, r)
+                    : slx_hole_node(ty, L, (struct slx_inode *)c, s, he, e, r))
+                return 1;
         }
-        if (he && e <= r->lo) { /* runs end before e: before the window */
-            if (r->highest)
-                return 0;
-            continue;
-        }
-        void *c = slx_ichild(ty, P)[j];
-        if (P->level == 1
-                ? slx_hole_in_leaf(ty, L, (struct slx_leaf *)c, r)
-                : slx_hole_node(ty, L, (struct slx_inode *)c, s, he, e, r))
-            return 1;
     }
     return 0;
 }
