@@ -2503,7 +2503,12 @@ SLX_HOT int slx_insert_unique(const struct slx_type *ty, struct slx_list *L,
         return -EINVAL;
     unsigned char key[SLX_KEY_MAX];
     ty->key_of(e, key);
-    struct slx_leaf *x = slx_descend(ty, L, key, 1);
+    /* Keys past the last leaf's first one (ascending loads, appends) go
+     * there without a descent; every insert reads that leaf's first key,
+     * so it stays cached. */
+    struct slx_leaf *x = slx_prev(ty, L->head, 0);
+    if (x == L->head || x->n == 0 || !ty->less(slx_keys(ty, x), key))
+        x = slx_descend(ty, L, key, 1);
     unsigned i = x == L->head ? 0 : slx_leaf_search(ty, x, key, 1);
     /* The first slot >= key is (x, i) or, past x's slots (or x the head),
      * the next leaf's first, whose key x's level-0 link caches. An empty
