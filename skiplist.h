@@ -122,7 +122,7 @@ extern "C" {
      SKIPLIST_VERSION_PATCH)
 #define SKIPLIST_VERSION_STRING "2.0.0"
 
-/** Default keys per node, max level, level probability shift (p = 1/2).
+/** Default keys per leaf, max level, promotion shift (index fanout 32).
  *  Chosen from bench/ (see docs/performance.md). */
 #ifndef SKIPLIST_DEFAULT_KPN
 #define SKIPLIST_DEFAULT_KPN 64
@@ -443,7 +443,7 @@ SLX_HOT unsigned char *slx_nmin(const struct slx_type *ty,
     return slx_link(ty, x, l) + sizeof(struct slx_linkhdr);
 }
 
-/* Extent face: largest free gap in the span of link l. */
+/* Extent face: the summary of the free runs leaf x owns (slx_runs). */
 SLX_HOT struct slx_runs *slx_gap(const struct slx_type *ty,
                                  const struct slx_leaf *x, unsigned l)
 {
