@@ -20,23 +20,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
-/* tests.mk passes the compiler and the repository root. */
-#ifndef SKIPLIST_TEST_CC
-#define SKIPLIST_TEST_CC "cc"
-#endif
-#ifndef SKIPLIST_TEST_ROOT
-#define SKIPLIST_TEST_ROOT "."
-#endif
-
-#define STRICT                                                 \
-    "-std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wconversion " \
-    "-Wsign-conversion -Wstrict-prototypes -Wmissing-prototypes -Werror"
-
-static const char *compiler(void)
-{
-    const char *cc = getenv("CC");
-    return cc && *cc ? cc : SKIPLIST_TEST_CC;
-}
+#include "test_build.h"
 
 /* Compile one file; returns the exit status and the diagnostics. Env
  * SKIPLIST_TEST_INC puts another directory first on the include path, to

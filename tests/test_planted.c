@@ -33,23 +33,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* tests.mk passes the compiler and the repository root. */
-#ifndef SKIPLIST_TEST_CC
-#define SKIPLIST_TEST_CC "cc"
-#endif
-#ifndef SKIPLIST_TEST_ROOT
-#define SKIPLIST_TEST_ROOT "."
-#endif
-
-#define STRICT                                                 \
-    "-std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wconversion " \
-    "-Wsign-conversion -Wstrict-prototypes -Wmissing-prototypes -Werror"
-
-static const char *compiler(void)
-{
-    const char *cc = getenv("CC");
-    return cc && *cc ? cc : SKIPLIST_TEST_CC;
-}
+#include "test_build.h"
 
 /* Runs cmd through the shell; returns its exit status (128 + the signal
  * when one killed it) and its output. */
