@@ -545,24 +545,36 @@ SLX_HOT unsigned char *slx_ikeys(const struct slx_type *ty,
     return (unsigned char *)(uintptr_t)P + sizeof(struct slx_inode);
 }
 
+/* Bytes per entry: the key, then the child pointer beside it, so the line
+ * a search's last probe loaded usually holds the child it goes to. */
+SLX_HOT size_t slx_istride(const struct slx_type *ty)
+{
+    return SLX_ROUND8(ty->ks) + sizeof(void *);
+}
+
 SLX_HOT unsigned char *slx_ikey(const struct slx_type *ty,
                                 const struct slx_inode *P, unsigned j)
 {
-    return slx_ikeys(ty, P) + (size_t)j * ty->ks;
+    return slx_ikeys(ty, P) + (size_t)j * slx_istride(ty);
 }
 
-SLX_HOT void **slx_ichild(const struct slx_type *ty, const struct slx_inode *P)
+SLX_HOT void **slx_ichildp(const struct slx_type *ty, const struct slx_inode *P,
+                           unsigned j)
 {
-    return (void **)(void *)(slx_ikeys(ty, P) +
-                             SLX_ROUND8((size_t)P->cap * ty->ks));
+    return (void **)(void *)(slx_ikey(ty, P, j) + SLX_ROUND8(ty->ks));
 }
 
-/* Extent face: the entries' summaries of their children's free runs
- * (slx_runs), as arrays: gaps[cap], then fit arrays per k. */
+SLX_HOT void *slx_ichild(const struct slx_type *ty, const struct slx_inode *P,
+                         unsigned j)
+{
+    return *slx_ichildp(ty, P, j);
+}
+
 SLX_HOT uint64_t *slx_igaps(const struct slx_type *ty,
                             const struct slx_inode *P)
 {
-    return (uint64_t *)(void *)(slx_ichild(ty, P) + P->cap);
+    return (uint64_t *)(void *)(slx_ikeys(ty, P) +
+                                (size_t)P->cap * slx_istride(ty));
 }
 
 /* fit[k - 1] of every entry, one array per k: a hole search for one
@@ -600,8 +612,7 @@ SLX_HOT void slx_iset(const struct slx_type *ty, const struct slx_inode *P,
 
 SLX_HOT size_t slx_inode_size(const struct slx_type *ty, unsigned cap)
 {
-    size_t sz = sizeof(struct slx_inode) + SLX_ROUND8((size_t)cap * ty->ks) +
-                (size_t)cap * sizeof(void *);
+    size_t sz = sizeof(struct slx_inode) + (size_t)cap * slx_istride(ty);
     if (slx_is_extent(ty))
         sz += (size_t)cap * sizeof(struct slx_runs);
     return sz;
@@ -970,7 +981,7 @@ SLX_COLD void slx_free_index(const struct slx_type *ty, struct slx_list *L,
         return; /* pooled, and only a root can be big */
     if (P->level > 1)
         for (unsigned j = 0; j < P->n; j++)
-            slx_free_index(ty, L, (struct slx_inode *)slx_ichild(ty, P)[j]);
+            slx_free_index(ty, L, (struct slx_inode *)slx_ichild(ty, P, j));
     slx_free_inode(ty, L, P);
 }
 
@@ -1109,18 +1120,20 @@ SLX_HOT unsigned slx_leaf_count(const struct slx_type *ty,
     return lo + slx_count_before(ty, k, lo, hi, key, strict);
 }
 
-/* Keys in the sorted k[0, n) before key (strict: <, else <=), n >= 1.
+/* Keys in the sorted k[0, n) (stride bytes apart) before key (strict: <,
+ * else <=), n >= 1.
  * Branch-free: the trip count depends on n only and the step is a
  * conditional move, so random keys cost no mispredictions. Invariant:
  * the answer lies in [base, base + len]. */
 SLX_HOT unsigned slx_bisect(const struct slx_type *ty, const unsigned char *k,
-                            unsigned n, const void *key, int strict)
+                            unsigned n, size_t stride, const void *key,
+                            int strict)
 {
     unsigned base = 0, len = n;
     while (len > 1) {
         unsigned half = len / 2;
         int b =
-            slx_before(ty, k + (size_t)(base + half - 1) * ty->ks, key, strict);
+            slx_before(ty, k + (size_t)(base + half - 1) * stride, key, strict);
         /* Written the way each compiler keeps it a conditional move. */
 #if defined(__clang__)
         base += b ? half : 0;
@@ -1130,7 +1143,7 @@ SLX_HOT unsigned slx_bisect(const struct slx_type *ty, const unsigned char *k,
         len -= half;
     }
     return base +
-           (slx_before(ty, k + (size_t)base * ty->ks, key, strict) ? 1u : 0u);
+           (slx_before(ty, k + (size_t)base * stride, key, strict) ? 1u : 0u);
 }
 
 /* First slot in x whose key is >= key (strict) or > key (!strict). */
@@ -1151,7 +1164,7 @@ SLX_HOT unsigned slx_leaf_search(const struct slx_type *ty,
      * a bisection perfectly). */
     if (ty->cheap_less && slx_is_queue(ty))
         return slx_leaf_count(ty, k, n, key, strict);
-    return slx_bisect(ty, k, n, key, strict);
+    return slx_bisect(ty, k, n, ty->ks, key, strict);
 }
 
 /* The first live slot at or after logical index i of a queue leaf (i
@@ -1197,12 +1210,11 @@ SLX_HOT struct slx_leaf *slx_walk(const struct slx_type *ty,
 SLX_HOT void slx_prefetch_inode(const struct slx_type *ty,
                                 const struct slx_inode *P)
 {
-    const unsigned char *k = slx_ikeys(ty, P);
-    SLX_PREFETCH(P);
-    size_t kb = (size_t)ty->icap * ty->ks + sizeof(struct slx_inode);
-    for (size_t off = 64; off < kb; off += 64)
+    /* a node filled to the fanout: more are read as the search needs */
+    size_t kb =
+        sizeof(struct slx_inode) + ((size_t)1 << ty->pshift) * slx_istride(ty);
+    for (size_t off = 0; off < kb; off += 64)
         SLX_PREFETCH((const unsigned char *)P + off);
-    (void)k;
 }
 
 /* The leaf a descent ends in: its header and every line of its keys at
@@ -1230,7 +1242,7 @@ SLX_HOT unsigned slx_inode_search(const struct slx_type *ty,
     unsigned m = P->n - 1u; /* keys compared: entries 1 .. n - 1 */
     if (m == 0)
         return 0;
-    return slx_bisect(ty, slx_ikeys(ty, P) + ty->ks, m, key, strict);
+    return slx_bisect(ty, slx_ikey(ty, P, 1), m, slx_istride(ty), key, strict);
 }
 
 /* Last leaf whose first key is < key (strict) or <= key (!strict); the
@@ -1253,7 +1265,7 @@ SLX_HOT struct slx_leaf *slx_descend(const struct slx_type *ty,
     struct slx_leaf *x;
     for (;;) {
         unsigned j = slx_inode_search(ty, P, key, strict);
-        void *c = slx_ichild(ty, P)[j];
+        void *c = slx_ichild(ty, P, j);
         if (P->level == 1) {
             x = (struct slx_leaf *)c;
             slx_prefetch_leaf(ty, x);
@@ -1365,9 +1377,8 @@ SLX_HOT int slx_sole_queue_leaf(const struct slx_type *ty,
 SLX_HOT unsigned slx_ipos(const struct slx_type *ty, const struct slx_inode *P,
                           const void *child)
 {
-    void *const *c = slx_ichild(ty, P);
     unsigned j = 0;
-    while (j < P->n && c[j] != child)
+    while (j < P->n && slx_ichild(ty, P, j) != child)
         j++;
     return j;
 }
@@ -1480,10 +1491,8 @@ SLX_COLD void slx_ientries_move(const struct slx_type *ty, struct slx_inode *D,
                                 unsigned dj, const struct slx_inode *S,
                                 unsigned sj, unsigned cnt)
 {
-    size_t ks = ty->ks;
-    memmove(slx_ikey(ty, D, dj), slx_ikey(ty, S, sj), (size_t)cnt * ks);
-    memmove(slx_ichild(ty, D) + dj, slx_ichild(ty, S) + sj,
-            (size_t)cnt * sizeof(void *));
+    memmove(slx_ikey(ty, D, dj), slx_ikey(ty, S, sj),
+            (size_t)cnt * slx_istride(ty)); /* keys and children */
     if (slx_is_extent(ty)) {
         memmove(slx_igaps(ty, D) + dj, slx_igaps(ty, S) + sj,
                 (size_t)cnt * sizeof(uint64_t));
@@ -1493,7 +1502,7 @@ SLX_COLD void slx_ientries_move(const struct slx_type *ty, struct slx_inode *D,
     }
     if (D != S)
         for (unsigned i = 0; i < cnt; i++)
-            slx_set_parent(slx_ichild(ty, D)[dj + i], D->level - 1u, D);
+            slx_set_parent(slx_ichild(ty, D, dj + i), D->level - 1u, D);
 }
 
 /* A new entry (key, child) at j of P, which has room. */
@@ -1502,7 +1511,7 @@ SLX_COLD void slx_ientry_insert(const struct slx_type *ty, struct slx_inode *P,
 {
     slx_ientries_move(ty, P, j + 1, P, j, P->n - j);
     memcpy(slx_ikey(ty, P, j), key, ty->ks);
-    slx_ichild(ty, P)[j] = child;
+    *slx_ichildp(ty, P, j) = child;
     if (slx_is_extent(ty)) {
         struct slx_runs z;
         memset(&z, 0, sizeof(z));
@@ -1615,11 +1624,11 @@ SLX_COLD void slx_imerge(const struct slx_type *ty, struct slx_list *L,
     unsigned pj = slx_ipos(ty, U, P);
     struct slx_inode *A, *B;
     if (pj > 0) {
-        A = (struct slx_inode *)slx_ichild(ty, U)[pj - 1];
+        A = (struct slx_inode *)slx_ichild(ty, U, pj - 1);
         B = P;
     } else if (pj + 1u < U->n) {
         A = P;
-        B = (struct slx_inode *)slx_ichild(ty, U)[pj + 1];
+        B = (struct slx_inode *)slx_ichild(ty, U, pj + 1);
         pj++;
     } else {
         return;
@@ -1673,7 +1682,7 @@ SLX_COLD void slx_root_shrink(const struct slx_type *ty, struct slx_list *L,
 {
     struct slx_inode *R = L->root;
     while (R && R->n == 1) {
-        void *c = slx_ichild(ty, R)[0];
+        void *c = slx_ichild(ty, R, 0);
         unsigned clevel = R->level - 1u;
         slx_unmark(d, R);
         slx_free_inode(ty, L, R);
@@ -3417,7 +3426,7 @@ SLX_COLD int slx_hole_node(const struct slx_type *ty, const struct slx_list *L,
                     return 0;
                 continue;
             }
-            void *c = slx_ichild(ty, P)[j];
+            void *c = slx_ichild(ty, P, j);
             if (P->level == 1
                     ? slx_hole_in_leaf(ty, L, (struct slx_leaf *)c, r)
                     : slx_hole_node(ty, L, (struct slx_inode *)c, s, he, e, r))
@@ -3541,7 +3550,7 @@ SLX_COLD int slx_check_node(const struct slx_type *ty, const struct slx_list *L,
                         (size_t)P->cap);
     memset(sum, 0, sizeof(*sum));
     for (unsigned j = 0; j < P->n; j++) {
-        void *ch = slx_ichild(ty, P)[j];
+        void *ch = slx_ichild(ty, P, j);
         const void *first; /* the subtree's first key */
         struct slx_runs r;
         if (P->level == 1) {
