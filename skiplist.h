@@ -290,9 +290,10 @@ struct slx_leaf {
 };
 
 /* An index node: a run of consecutive entries of one index level, each
- * entry a key and a child, as arrays after the header: keys[cap],
- * child[cap] and, for the extent face, gaps[cap][2]. A level-1 node's
- * children are leaves, a level-l node's are level-(l - 1) nodes. An
+ * entry a key and a child, side by side in entries[cap] after the header,
+ * then for the extent face the summaries (slx_igaps, slx_ifits). A
+ * level-1 node's children are leaves, a level-l node's are level-(l - 1)
+ * nodes. An
  * entry's key is the first key of its child's subtree, except on the
  * leftmost path, whose first keys are never read (the descent starts every
  * node at its entry 0 without a compare). Levels are random: a new leaf
@@ -537,7 +538,8 @@ SLX_HOT unsigned slx_max_index(const struct slx_type *ty)
     return ty->max_level - 1u;
 }
 
-/* Index node arrays: keys[cap], child[cap], gaps[cap][2] (extents). */
+/* Index node layout: entries[cap] of (key, child), then the extent
+ * face's summaries. */
 SLX_HOT unsigned char *slx_ikeys(const struct slx_type *ty,
                                  const struct slx_inode *P)
 {
