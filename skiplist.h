@@ -291,10 +291,9 @@ struct slx_leaf {
 
 /* An index node: a run of consecutive entries of one index level, each
  * entry a key and a child, side by side in entries[cap] after the header,
- * then for the extent face the summaries (slx_igaps, slx_ifits). A
- * level-1 node's children are leaves, a level-l node's are level-(l - 1)
- * nodes. An
- * entry's key is the first key of its child's subtree, except on the
+ * then for the extent face the summaries (slx_igaps, slx_ifits). A level-1
+ * node's children are leaves, a level-l node's are level-(l - 1) nodes.
+ * An entry's key is the first key of its child's subtree, except on the
  * leftmost path, whose first keys are never read (the descent starts every
  * node at its entry 0 without a compare). Levels are random: a new leaf
  * drawn to height h starts a new node on each of the levels 1..h-1 (a
