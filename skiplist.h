@@ -595,14 +595,6 @@ SLX_HOT void slx_iget(const struct slx_type *ty, const struct slx_inode *P,
         out->fit[k - 1] = slx_ifits(ty, P, k)[j];
 }
 
-SLX_HOT struct slx_runs *slx_iget_to(const struct slx_type *ty,
-                                     const struct slx_inode *P, unsigned j,
-                                     struct slx_runs *out)
-{
-    slx_iget(ty, P, j, out);
-    return out;
-}
-
 SLX_HOT void slx_iset(const struct slx_type *ty, const struct slx_inode *P,
                       unsigned j, const struct slx_runs *v)
 {
@@ -803,10 +795,17 @@ SLX_COLD void slx_pool_release(struct slx_list *L)
     memset(&L->pool, 0, sizeof(L->pool));
 }
 
+/* Allocator levels: 0 for leaves, 1 for index nodes, 2 for the head and
+ * for a root grown past ty->icap (sizes of level 2 vary). */
+#define SLX_ALLOC_LEAF 0u
+#define SLX_ALLOC_INODE 1u
+#define SLX_ALLOC_OTHER 2u
+
+/* A leaf (one link, no slots in use): the spare when there is one. */
 SLX_COLD struct slx_leaf *slx_alloc_leaf(const struct slx_type *ty,
-                                         struct slx_list *L, unsigned level)
+                                         struct slx_list *L)
 {
-    size_t size = slx_leaf_size(ty, level);
+    size_t size = slx_leaf_size(ty, 1);
     struct slx_leaf *x;
     if (L->spare) {
         x = L->spare;
@@ -818,17 +817,17 @@ SLX_COLD struct slx_leaf *slx_alloc_leaf(const struct slx_type *ty,
     }
     void *b;
     if (L->default_alloc) {
-        b = slx_pool_alloc(L, size, level - 1);
+        b = slx_pool_alloc(L, size, SLX_ALLOC_LEAF);
     } else {
-        b = L->alloc.alloc(L->alloc.ctx, size, level - 1);
+        b = L->alloc.alloc(L->alloc.ctx, size, SLX_ALLOC_LEAF);
         if (b)
             L->bytes += size;
     }
     if (!b)
         return NULL;
-    x = slx_leaf_in(ty, b, level);
+    x = slx_leaf_in(ty, b, 1);
     x->n = 0;
-    x->level = (uint8_t)level;
+    x->level = 1;
     x->unused = 0;
     x->off = 0;
     x->dead = 0;
@@ -842,14 +841,13 @@ SLX_COLD struct slx_leaf *slx_alloc_leaf(const struct slx_type *ty,
 SLX_COLD void slx_free_leaf(const struct slx_type *ty, struct slx_list *L,
                             struct slx_leaf *x)
 {
-    unsigned level = x->level;
-    size_t size = slx_leaf_size(ty, level);
+    size_t size = slx_leaf_size(ty, 1);
     void *b = slx_block(ty, x);
     if (L->default_alloc) {
-        *(void **)b = L->pool.free_list[level - 1];
-        L->pool.free_list[level - 1] = b;
+        *(void **)b = L->pool.free_list[SLX_ALLOC_LEAF];
+        L->pool.free_list[SLX_ALLOC_LEAF] = b;
     } else {
-        L->alloc.free(L->alloc.ctx, b, size, level - 1);
+        L->alloc.free(L->alloc.ctx, b, size, SLX_ALLOC_LEAF);
         L->bytes -= size;
     }
 }
@@ -864,12 +862,6 @@ SLX_HOT uint64_t slx_rand(struct slx_list *L)
     L->rng = x;
     return x * 0x2545F4914F6CDD1Dull;
 }
-
-/* Allocator levels: 0 for leaves, 1 for index nodes, 2 for the head and
- * for a root grown past ty->icap (sizes of level 2 vary). */
-#define SLX_ALLOC_LEAF 0u
-#define SLX_ALLOC_INODE 1u
-#define SLX_ALLOC_OTHER 2u
 
 /* An index node of cap entries (ty->icap: from the pool; more: a grown
  * root, allocated on its own). */
@@ -1759,38 +1751,49 @@ SLX_HOT void slx_runs_add(struct slx_runs *r, uint64_t gs, uint64_t ge)
     }
 }
 
-/* The free runs owned by leaf x: the run after each of its extents, up to
- * the next extent's start (the next leaf's first key is cached in the
- * level-0 link) or to key_max after the last extent. The head owns the
- * run before the first extent. */
+/* One free run leaf x owns, as [*gs, *ge] (0 when there is none): the run
+ * after an extent of x ending at last, up to slot jn's start (jn < n),
+ * the next leaf's first start, or the end of the key space. The head owns
+ * the run before the first extent (last is not read). The one rule for
+ * the summaries (slx_leaf_runs, slx_run_after) and the hole search. */
+SLX_HOT int slx_free_run(const struct slx_type *ty, const struct slx_list *L,
+                         const struct slx_leaf *x, uint64_t last, unsigned jn,
+                         uint64_t *gs, uint64_t *ge)
+{
+    if (x != L->head && last == ty->key_max)
+        return 0;
+    *gs = x == L->head ? 0 : last + 1;
+    if (jn < x->n || slx_next(ty, x, 0) != L->head) {
+        uint64_t ns = jn < x->n ? slx_load_u(ty, slx_key(ty, x, jn))
+                                : slx_load_u(ty, slx_nmin(ty, x, 0));
+        if (ns <= *gs)
+            return 0;
+        *ge = ns - 1;
+    } else {
+        *ge = ty->key_max;
+    }
+    return 1;
+}
+
+/* The free runs owned by leaf x (see slx_free_run): the run after each of
+ * its extents; the head's, before the first extent. */
 SLX_COLD struct slx_runs slx_leaf_runs(const struct slx_type *ty,
                                        const struct slx_list *L,
                                        const struct slx_leaf *x)
 {
     struct slx_runs r;
     memset(&r, 0, sizeof(r));
-    struct slx_leaf *nx = slx_next(ty, x, 0);
-    int at_end = nx == L->head;
-    uint64_t next_start = at_end ? 0 : slx_load_u(ty, slx_nmin(ty, x, 0));
+    uint64_t gs, ge;
     if (x == L->head) {
-        if (at_end)
-            slx_runs_add(&r, 0, ty->key_max);
-        else if (next_start > 0)
-            slx_runs_add(&r, 0, next_start - 1);
+        if (slx_free_run(ty, L, x, 0, 0, &gs, &ge))
+            slx_runs_add(&r, gs, ge);
         return r;
     }
     const unsigned char *lasts = slx_lasts(ty, x);
-    for (unsigned j = 0; j < x->n; j++) {
-        uint64_t last = slx_load_u(ty, lasts + (size_t)j * ty->ks);
-        if (j + 1 < x->n || !at_end) {
-            uint64_t ns = j + 1 < x->n ? slx_load_u(ty, slx_key(ty, x, j + 1))
-                                       : next_start;
-            if (ns - last > 1)
-                slx_runs_add(&r, last + 1, ns - 1);
-        } else if (last < ty->key_max) {
-            slx_runs_add(&r, last + 1, ty->key_max);
-        }
-    }
+    for (unsigned j = 0; j < x->n; j++)
+        if (slx_free_run(ty, L, x, slx_load_u(ty, lasts + (size_t)j * ty->ks),
+                         j + 1, &gs, &ge))
+            slx_runs_add(&r, gs, ge);
     return r;
 }
 
@@ -1915,8 +1918,8 @@ SLX_COLD void slx_gap_up(const struct slx_type *ty, void *child,
             S = slx_inode_runs(ty, P);
         } else {
             unsigned mask = 0;
-            slx_runs_update(slx_iget_to(ty, U, slx_ipos(ty, U, P), &S), &g, &r,
-                            &mask);
+            slx_iget(ty, U, slx_ipos(ty, U, P), &S);
+            slx_runs_update(&S, &g, &r, &mask);
             if (mask)
                 slx_inode_rescan(ty, P, mask, &S);
         }
@@ -1936,24 +1939,19 @@ SLX_COLD void slx_gap_fix(const struct slx_type *ty, const struct slx_list *L,
         slx_gap_up(ty, x, 0, 1);
 }
 
-/* The free run leaf x owns after an extent ending at last, up to slot
- * jn's start (jn < n), the next leaf's first start, or the end of the key
- * space: slx_leaf_runs's rule for one run. */
+/* The summary of the one run x owns after slot j's extent, up to slot
+ * jn's start (slx_free_run). */
 SLX_HOT struct slx_runs slx_run_after(const struct slx_type *ty,
                                       const struct slx_list *L,
-                                      const struct slx_leaf *x, uint64_t last,
+                                      const struct slx_leaf *x, unsigned j,
                                       unsigned jn)
 {
     struct slx_runs r;
     memset(&r, 0, sizeof(r));
-    if (jn < x->n || slx_next(ty, x, 0) != L->head) {
-        uint64_t ns = jn < x->n ? slx_load_u(ty, slx_key(ty, x, jn))
-                                : slx_load_u(ty, slx_nmin(ty, x, 0));
-        if (ns - last > 1)
-            slx_runs_add(&r, last + 1, ns - 1);
-    } else if (last < ty->key_max) {
-        slx_runs_add(&r, last + 1, ty->key_max);
-    }
+    uint64_t gs, ge;
+    uint64_t last = slx_load_u(ty, slx_lasts(ty, x) + (size_t)j * ty->ks);
+    if (slx_free_run(ty, L, x, last, jn, &gs, &ge))
+        slx_runs_add(&r, gs, ge);
     return r;
 }
 
@@ -1964,9 +1962,7 @@ SLX_HOT struct slx_runs slx_run_after(const struct slx_type *ty,
 SLX_HOT void slx_gap_split(const struct slx_type *ty, const struct slx_list *L,
                            struct slx_leaf *x, unsigned i)
 {
-    const unsigned char *la = slx_lasts(ty, x);
-    struct slx_runs R = slx_run_after(
-        ty, L, x, slx_load_u(ty, la + (size_t)(i - 1) * ty->ks), i + 1);
+    struct slx_runs R = slx_run_after(ty, L, x, i - 1, i + 1);
     const struct slx_runs *S = slx_gap(ty, x, 0);
     int held = R.gap != 0 && R.gap >= S->gap;
     for (unsigned k = 0; k < SLX_NFIT && !held; k++)
@@ -1980,9 +1976,7 @@ SLX_HOT void slx_gap_split(const struct slx_type *ty, const struct slx_list *L,
 SLX_HOT void slx_gap_merge(const struct slx_type *ty, const struct slx_list *L,
                            struct slx_leaf *x, unsigned i)
 {
-    const unsigned char *la = slx_lasts(ty, x);
-    struct slx_runs C = slx_run_after(
-        ty, L, x, slx_load_u(ty, la + (size_t)(i - 1) * ty->ks), i);
+    struct slx_runs C = slx_run_after(ty, L, x, i - 1, i);
     struct slx_runs *S = slx_gap(ty, x, 0);
     if (slx_runs_dominate(S, &C))
         return;
@@ -2408,7 +2402,7 @@ SLX_COLD struct slx_leaf *slx_split(const struct slx_type *ty,
 {
     if (slx_index_reserve(ty, L))
         return NULL;
-    struct slx_leaf *y = slx_alloc_leaf(ty, L, 1);
+    struct slx_leaf *y = slx_alloc_leaf(ty, L);
     if (!y)
         return NULL;
     unsigned kpn = ty->kpn;
@@ -2453,7 +2447,7 @@ SLX_COLD int slx_insert_at(const struct slx_type *ty, struct slx_list *L,
         if (x == h) { /* empty list: the first leaf */
             /* One level: a small list's searches then descend one level
              * only (the head is tall enough for whatever comes next). */
-            x = slx_alloc_leaf(ty, L, 1);
+            x = slx_alloc_leaf(ty, L);
             if (!x)
                 return -ENOMEM;
             memcpy(slx_key(ty, x, 0), v->key, ty->ks); /* for link caches */
@@ -2686,12 +2680,13 @@ SLX_HOT void *slx_take_at(const struct slx_type *ty, struct slx_list *L,
         slx_trim(ty, x);
     if (i == 0 && x->n > 0)
         slx_min_changed(ty, x);
-    if (slx_is_extent(ty) && x->n > 0 && i > 0) {
-        slx_gap_merge(ty, L, x, i);
-    } else if (slx_is_extent(ty) && x->n > 0) {
-        slx_gap_fix(ty, L, x);
-        if (i == 0)
+    if (slx_is_extent(ty) && x->n > 0) {
+        if (i > 0) {
+            slx_gap_merge(ty, L, x, i);
+        } else { /* x's first extent left: its predecessor's run grew */
+            slx_gap_fix(ty, L, x);
             slx_gap_fix(ty, L, slx_prev(ty, x, 0));
+        }
     }
     L->count--;
     L->stamp++;
@@ -3001,7 +2996,7 @@ SLX_COLD int slx_requeue(const struct slx_type *ty, struct slx_list *L, void *e)
     if (!roomy && slx_index_reserve(ty, L))
         return -ENOMEM;
     if (!roomy && !L->spare) {
-        L->spare = slx_alloc_leaf(ty, L, 1);
+        L->spare = slx_alloc_leaf(ty, L);
         if (!L->spare)
             return -ENOMEM;
     }
@@ -3318,29 +3313,17 @@ SLX_COLD int slx_hole_in_leaf(const struct slx_type *ty,
                               const struct slx_list *L,
                               const struct slx_leaf *x, struct slx_holereq *r)
 {
-    struct slx_leaf *nx = slx_next(ty, x, 0);
-    int at_end = nx == L->head;
-    if (x == L->head) {
-        if (at_end)
-            return slx_fit(r, 0, ty->key_max);
-        uint64_t first = slx_load_u(ty, slx_nmin(ty, x, 0));
-        return first > 0 && slx_fit(r, 0, first - 1);
-    } /* (the head's fit goes to the head, slot 0: the preset answer) */
+    uint64_t gs, ge;
+    /* (the head's fit goes to the head, slot 0: the preset answer) */
+    if (x == L->head)
+        return slx_free_run(ty, L, x, 0, 0, &gs, &ge) && slx_fit(r, gs, ge);
     unsigned n = x->n;
     const unsigned char *lasts = slx_lasts(ty, x);
     for (unsigned k = 0; k < n; k++) {
         unsigned j = r->highest ? n - 1 - k : k;
         uint64_t last = slx_load_u(ty, lasts + (size_t)j * ty->ks);
-        if (last == ty->key_max)
-            continue;
-        uint64_t ge;
-        if (j + 1 < n)
-            ge = slx_load_u(ty, slx_key(ty, x, j + 1)) - 1;
-        else if (!at_end)
-            ge = slx_load_u(ty, slx_nmin(ty, x, 0)) - 1;
-        else
-            ge = ty->key_max;
-        if (ge > last && slx_fit(r, last + 1, ge)) {
+        if (slx_free_run(ty, L, x, last, j + 1, &gs, &ge) &&
+            slx_fit(r, gs, ge)) {
             r->leaf = (struct slx_leaf *)(uintptr_t)x;
             r->slot = j + 1u;
             return 1;
@@ -3519,8 +3502,25 @@ SLX_COLD SLX_PRINTF(3, 4) int slx_fail(char *why, size_t len, const char *fmt,
     return -EINVAL;
 }
 
+/* A stored extent summary against the one recomputed from the leaves:
+ * the message for the first field that differs (on "level 0", "index
+ * level 2", ...), 0 when they agree. */
+SLX_COLD int slx_check_runs(char *why, size_t len, const struct slx_runs *have,
+                            const struct slx_runs *want, const char *on,
+                            unsigned level)
+{
+    if (have->gap != want->gap)
+        return slx_fail(why, len, "gap summary wrong on %s %zu (should be %zu)",
+                        on, (size_t)level, (size_t)want->gap);
+    if (memcmp(have->fit, want->fit, sizeof(want->fit)) != 0)
+        return slx_fail(why, len, "aligned-block summary wrong on %s %zu", on,
+                        (size_t)level);
+    return 0;
+}
+
 /* What slx_check_node carries along the index in order: the next leaf it
- * must meet (the leaves in level-0 order) and the nodes seen per level. */
+ * must meet (the leaves in level-0 order), the leaves and nodes seen, and
+ * where the message goes. */
 struct slx_icheck {
     struct slx_leaf *want;
     size_t leaves, nodes;
@@ -3528,9 +3528,9 @@ struct slx_icheck {
     size_t len;
 };
 
-/* Node P of the index (reached through its parent's entry pj, which
- * claims key pk for its subtree unless P is on the leftmost path). The
- * summary of P's subtree goes to *sum. */
+/* Node P of the index, below parent (NULL for the root), on the leftmost
+ * path or not (whose entry-0 keys are not kept). The summary of P's
+ * subtree goes to *sum. */
 SLX_COLD int slx_check_node(const struct slx_type *ty, const struct slx_list *L,
                             const struct slx_inode *P,
                             const struct slx_inode *parent, int leftmost,
@@ -3585,20 +3585,12 @@ SLX_COLD int slx_check_node(const struct slx_type *ty, const struct slx_list *L,
                             "key stale",
                             (size_t)P->level, c->nodes, (size_t)j);
         if (slx_is_extent(ty)) {
-            struct slx_runs gv;
-            slx_iget(ty, P, j, &gv);
-            const struct slx_runs *g = &gv;
-            if (g->gap != r.gap)
-                return slx_fail(why, len,
-                                "gap summary wrong on index level %zu "
-                                "(should be %zu)",
-                                (size_t)P->level, (size_t)r.gap);
-            if (memcmp(g->fit, r.fit, sizeof(r.fit)) != 0)
-                return slx_fail(why, len,
-                                "aligned-block summary wrong on index level "
-                                "%zu",
-                                (size_t)P->level);
-            slx_runs_max(sum, g);
+            struct slx_runs g;
+            slx_iget(ty, P, j, &g);
+            int rc = slx_check_runs(why, len, &g, &r, "index level", P->level);
+            if (rc)
+                return rc;
+            slx_runs_max(sum, &g);
         }
     }
     return 0;
@@ -3741,13 +3733,10 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
         }
         if (slx_is_extent(ty)) {
             struct slx_runs r = slx_leaf_runs(ty, L, x);
-            if (slx_gap(ty, x, 0)->gap != r.gap)
-                return slx_fail(why, len,
-                                "gap summary wrong on level 0 (should be %zu)",
-                                (size_t)(r.gap));
-            if (memcmp(slx_gap(ty, x, 0)->fit, r.fit, sizeof(r.fit)) != 0)
-                return slx_fail(why, len,
-                                "aligned-block summary wrong on level 0");
+            int rc =
+                slx_check_runs(why, len, slx_gap(ty, x, 0), &r, "level", 0);
+            if (rc)
+                return rc;
         }
         if (dead != x->dead)
             return slx_fail(why, len, "leaf %zu counts %zu tombstones", nleaves,
@@ -3772,7 +3761,6 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
             return slx_fail(why, len, "gap summary of the head's run wrong");
     }
     return slx_check_index(ty, L, why, len);
-    return 0;
 }
 
 #ifdef __cplusplus
