@@ -1,0 +1,2169 @@
+/* skiplist_rcu.h: the skiplist's ordered index and extent index for
+ * concurrent use, on liburcu: readers take no lock and write no shared
+ * memory, writers lock only the index nodes whose entries they change.
+ *
+ * SPDX-License-Identifier: MIT
+ *
+ *     #include "skiplist_rcu.h"      // memb flavor; see "Flavors" below
+ *     struct item { uint64_t key; long val; };
+ *     #define ITEM_KEY(e) ((e)->key)
+ *     SKIPLIST_RCU_DEFINE(cmap, struct item, uint64_t, ITEM_KEY,
+ *                         SKIPLIST_CMP_NUM, SKIPLIST_RCU_DEFAULTS)
+ *
+ *     rcu_register_thread();               // every thread that calls in
+ *     cmap_insert(&map, e, NULL);          // writers: no lock needed
+ *     skiplist_rcu_read_lock();
+ *     struct item *hit = cmap_find(&map, 7); // valid until the unlock
+ *     skiplist_rcu_read_unlock();
+ *
+ * The layout is the B-skiplist of skiplist.h: leaves of up to KPN sorted
+ * keys with their element pointers, and above them index levels stored as
+ * nodes of (key, child) entries, each new leaf's entry drawn to a random
+ * height with probability 1/2^PSHIFT per level. What changes for
+ * concurrency (docs/design.md, "skiplist_rcu.h", has the full argument):
+ *
+ *  - Copy on write. A published node's keys, count and element pointers
+ *    never change. A writer builds the new version of a leaf (or of every
+ *    index node a split or merge reshapes) privately and makes all of it
+ *    visible with ONE release store of a child pointer into an index node
+ *    that it holds locked. That store is the operation's linearisation
+ *    point; the replaced nodes go to call_rcu.
+ *  - Readers descend with acquire loads and never validate or retry: every
+ *    node they reach is immutable except for child pointers, and a child
+ *    pointer is only ever swapped for a node covering the same key range.
+ *  - Locks: one mutex per index node, none in leaves (a leaf is "locked"
+ *    through its parent, which holds the pointer to it). A writer searches
+ *    without locks, locks the parent of its leaf, and checks that the
+ *    parent is alive and still points to the leaf it read; if not (another
+ *    writer replaced either) it searches again (stats.retries). Splits
+ *    lock upwards, child before parent; nodes of one level are locked left
+ *    to right. That order makes deadlock impossible.
+ *  - The extent face keeps, per index entry, an upper bound of the longest
+ *    free run owned by the child's extents (the run after each extent up to
+ *    the next extent's start). Leaf bounds are recomputed on every write of
+ *    the leaf, index bounds under the same coupled locks; an erase that
+ *    lengthens the run of another leaf raises that leaf's bound first.
+ *    insert_hole searches without locks, then inserts through the same
+ *    locked, validated path as insert, and searches again when it lost a
+ *    race.
+ *
+ * Flavors: define at most one of SKIPLIST_RCU_MB, SKIPLIST_RCU_QSBR,
+ * SKIPLIST_RCU_BP before including this header (none: memb). The header
+ * includes liburcu's header for that flavor, so rcu_read_lock,
+ * rcu_register_thread, synchronize_rcu, call_rcu and rcu_barrier are that
+ * flavor's. Link with -lurcu (memb), -lurcu-mb, -lurcu-qsbr or -lurcu-bp,
+ * plus -lurcu-common -pthread.
+ *
+ * Contracts, per function, are in the "Generated API" comment below and in
+ * docs/api.md. Errors are negative errno values; on any error the
+ * structure is as before the call.
+ */
+#ifndef SKIPLIST_RCU_H
+#define SKIPLIST_RCU_H
+
+#include "skiplist.h"
+
+#include <pthread.h>
+
+#if defined(SKIPLIST_RCU_QSBR)
+#include <urcu-qsbr.h>
+#elif defined(SKIPLIST_RCU_BP)
+#include <urcu-bp.h>
+#elif defined(SKIPLIST_RCU_MB)
+#define RCU_MB
+#include <urcu.h>
+#else
+#include <urcu.h>
+#endif
+
+/* Keys per leaf, max level, promotion shift. Leaves are smaller than
+ * skiplist.h's 64: every write copies one. */
+#define SKIPLIST_RCU_DEFAULTS 32, 24, 5
+
+/** What writers did that readers never see: for tests and tuning. */
+struct skiplist_rcu_stats {
+    uint64_t retries; /* validations that failed: the node a writer locked
+                       * had died, or its leaf had been replaced since the
+                       * search; the writer searched again */
+    uint64_t splits;  /* leaf splits */
+    uint64_t merges;  /* leaves merged with a sibling or removed */
+};
+
+/* ------------------------------------------------------------------ */
+/* ThreadSanitizer: liburcu's grace periods are invisible to it, so the  */
+/* read-side unlock releases, and whoever frees after a grace period     */
+/* acquires, one shared address.                                         */
+/* ------------------------------------------------------------------ */
+#if defined(__SANITIZE_THREAD__)
+#define SLR_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define SLR_TSAN 1
+#endif
+#endif
+#ifdef SLR_TSAN
+#ifdef __cplusplus
+extern "C" {
+#endif
+void __tsan_acquire(void *addr);
+void __tsan_release(void *addr);
+#ifdef __cplusplus
+}
+#endif
+/* One object for the whole program (weak: every translation unit that
+ * includes this header defines it, the linker keeps one). */
+__attribute__((weak)) char skiplist_rcu_tsan_gp;
+#define SLR_TSAN_RELEASE(p) __tsan_release((void *)(p))
+#define SLR_TSAN_ACQUIRE(p) __tsan_acquire((void *)(p))
+#else
+#define SLR_TSAN_RELEASE(p) ((void)0)
+#define SLR_TSAN_ACQUIRE(p) ((void)0)
+#endif
+
+/** Enter a read-side critical section (rcu_read_lock, annotated). */
+static inline SLX_UNUSED void skiplist_rcu_read_lock(void)
+{
+    rcu_read_lock();
+}
+
+/** Leave it: pointers the section returned may be freed from now on. */
+static inline SLX_UNUSED void skiplist_rcu_read_unlock(void)
+{
+    SLR_TSAN_RELEASE(&skiplist_rcu_tsan_gp);
+    rcu_read_unlock();
+}
+
+/** synchronize_rcu(), annotated: afterwards no reader still holds what
+ *  was removed before the call. Not inside a read-side section. */
+static inline SLX_UNUSED void skiplist_rcu_synchronize(void)
+{
+    synchronize_rcu();
+    SLR_TSAN_ACQUIRE(&skiplist_rcu_tsan_gp);
+}
+
+/* ------------------------------------------------------------------ */
+/* Engine internals (prefix slr_; not part of the API)                 */
+/* ------------------------------------------------------------------ */
+
+struct slr_list;
+
+/* A leaf: n keys, then keys[KPN], ptrs[KPN] and, for the extent face,
+ * lasts[KPN] (inclusive ends). Immutable once published, except for
+ * `parent`, which writers keep pointing at the index node holding the
+ * leaf's entry (readers never read it). */
+struct slr_leaf {
+    uint32_t n;
+    uint32_t unused;
+    struct slr_inode *parent; /* atomic; writers only */
+    struct slr_list *list;    /* whose allocator frees it */
+    struct rcu_head rcu;
+};
+
+/* An index node: entries[cap] of (key, child) side by side after the
+ * header, then for the extent face gap[cap] (uint64_t). Keys and n are
+ * immutable once published; children and gaps change in place only under
+ * `lock`, a child only for a node covering the same key range. Entry 0's
+ * key is the node's lower fence (never compared: a search starts each node
+ * at entry 0). The top node (level max_level, one entry) holds the root
+ * and is never replaced. */
+struct slr_inode {
+    uint32_t n;
+    uint32_t level; /* 1: children are leaves */
+    uint32_t cap;
+    uint32_t dead;            /* atomic: replaced; set under lock */
+    struct slr_inode *parent; /* atomic; writers only; NULL for the top */
+    struct slr_list *list;
+    struct rcu_head rcu;
+    pthread_mutex_t lock;
+};
+
+/* The list: where the root hangs, how nodes are allocated, and counters
+ * that only writers' rare paths touch (on their own cache line). */
+struct slr_list {
+    struct slr_inode *top;
+    struct skiplist_allocator alloc;
+    size_t leaf_bytes; /* one leaf */
+    size_t istride;    /* one index entry: key rounded up, then the child */
+    int extent;
+    uint64_t seed;
+    char pad[64];
+    uint64_t draws; /* atomic: height draws so far (the generator's input) */
+    uint64_t retries, splits, merges; /* atomic */
+};
+
+struct slr_iter {
+    struct slr_list *L;
+    const struct slr_leaf *leaf;
+    unsigned slot;
+};
+
+#define SLR_ALLOC_LEAF 0u
+#define SLR_ALLOC_INODE 1u
+/* Locks one writer may hold: a chain of old and new nodes per level. */
+#define SLR_MAXHELD 160
+
+/* --- atomics ------------------------------------------------------- */
+
+#define SLR_LOAD(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define SLR_STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#define SLR_LOAD_RLX(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#define SLR_STORE_RLX(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+#define SLR_ADD(p, v) ((void)__atomic_fetch_add((p), (v), __ATOMIC_RELAXED))
+
+/* --- layout -------------------------------------------------------- */
+
+SLX_HOT unsigned char *slr_lkeys(const struct slx_type *ty,
+                                 const struct slr_leaf *x)
+{
+    (void)ty;
+    return (unsigned char *)(uintptr_t)(x + 1);
+}
+
+SLX_HOT unsigned char *slr_lkey(const struct slx_type *ty,
+                                const struct slr_leaf *x, unsigned i)
+{
+    return slr_lkeys(ty, x) + (size_t)i * ty->ks;
+}
+
+SLX_HOT void **slr_lptrs(const struct slx_type *ty, const struct slr_leaf *x)
+{
+    return (void **)(void *)(slr_lkeys(ty, x) + ty->keys_bytes);
+}
+
+/* Extent face: inclusive ends, one per slot. */
+SLX_HOT unsigned char *slr_llasts(const struct slx_type *ty,
+                                  const struct slr_leaf *x)
+{
+    return (unsigned char *)(slr_lptrs(ty, x) + ty->kpn);
+}
+
+SLX_HOT size_t slr_leaf_bytes(const struct slx_type *ty)
+{
+    return sizeof(struct slr_leaf) + ty->keys_bytes + ty->kpn * sizeof(void *) +
+           (ty->extent ? ty->keys_bytes : 0);
+}
+
+SLX_HOT size_t slr_istride(const struct slx_type *ty)
+{
+    return SLX_ROUND8(ty->ks) + sizeof(void *);
+}
+
+SLX_HOT unsigned char *slr_ikey(const struct slx_type *ty,
+                                const struct slr_inode *P, unsigned i)
+{
+    return (unsigned char *)(uintptr_t)(P + 1) + (size_t)i * slr_istride(ty);
+}
+
+SLX_HOT void **slr_ichildp(const struct slx_type *ty, const struct slr_inode *P,
+                           unsigned i)
+{
+    return (void **)(void *)(slr_ikey(ty, P, i) + SLX_ROUND8(ty->ks));
+}
+
+/* Readers: the acquire pairs with the release that published the child. */
+SLX_HOT void *slr_ichild(const struct slx_type *ty, const struct slr_inode *P,
+                         unsigned i)
+{
+    return SLR_LOAD(slr_ichildp(ty, P, i));
+}
+
+SLX_HOT uint64_t *slr_igaps(const struct slx_type *ty,
+                            const struct slr_inode *P)
+{
+    return (uint64_t *)(void *)slr_ikey(ty, P, P->cap);
+}
+
+SLX_HOT size_t slr_inode_bytes(const struct slx_type *ty, unsigned cap)
+{
+    return sizeof(struct slr_inode) +
+           (size_t)cap * (slr_istride(ty) + (ty->extent ? 8u : 0u));
+}
+
+SLX_HOT unsigned slr_max_index(const struct slx_type *ty)
+{
+    return ty->max_level - 1; /* index levels above the leaves */
+}
+
+SLX_HOT struct slr_inode *slr_root(const struct slx_type *ty,
+                                   const struct slr_list *L)
+{
+    return (struct slr_inode *)slr_ichild(ty, L->top, 0);
+}
+
+SLX_HOT uint64_t slr_lstart(const struct slx_type *ty, const struct slr_leaf *x,
+                            unsigned i)
+{
+    return slx_load_u(ty, slr_lkey(ty, x, i));
+}
+
+SLX_HOT uint64_t slr_llast(const struct slx_type *ty, const struct slr_leaf *x,
+                           unsigned i)
+{
+    return slx_load_u(ty, slr_llasts(ty, x) + (size_t)i * ty->ks);
+}
+
+/* --- allocation and reclamation ------------------------------------ */
+
+static SLX_UNUSED void *slr_malloc(void *ctx, size_t size, unsigned level)
+{
+    (void)ctx;
+    (void)level;
+    return malloc(size);
+}
+
+static SLX_UNUSED void slr_mfree(void *ctx, void *p, size_t size,
+                                 unsigned level)
+{
+    (void)ctx;
+    (void)size;
+    (void)level;
+    free(p);
+}
+
+static SLX_UNUSED void slr_free_leaf_now(struct slr_list *L, struct slr_leaf *x)
+{
+    L->alloc.free(L->alloc.ctx, x, L->leaf_bytes, SLR_ALLOC_LEAF);
+}
+
+static SLX_UNUSED void slr_free_inode_now(struct slr_list *L,
+                                          struct slr_inode *P)
+{
+    size_t bytes = sizeof(struct slr_inode) +
+                   (size_t)P->cap * (L->istride + (L->extent ? 8u : 0u));
+    pthread_mutex_destroy(&P->lock);
+    L->alloc.free(L->alloc.ctx, P, bytes, SLR_ALLOC_INODE);
+}
+
+/* call_rcu callbacks: a grace period has passed, no reader holds it. */
+static SLX_UNUSED void slr_leaf_rcu(struct rcu_head *h)
+{
+    struct slr_leaf *x =
+        (struct slr_leaf *)(void *)((char *)h - offsetof(struct slr_leaf, rcu));
+    SLR_TSAN_ACQUIRE(&skiplist_rcu_tsan_gp);
+    SLR_TSAN_ACQUIRE(x);
+    slr_free_leaf_now(x->list, x);
+}
+
+static SLX_UNUSED void slr_inode_rcu(struct rcu_head *h)
+{
+    struct slr_inode *P =
+        (struct slr_inode *)(void *)((char *)h -
+                                     offsetof(struct slr_inode, rcu));
+    SLR_TSAN_ACQUIRE(&skiplist_rcu_tsan_gp);
+    SLR_TSAN_ACQUIRE(P);
+    slr_free_inode_now(P->list, P);
+}
+
+/* A node no reader can newly reach: free it once current readers are
+ * done. (The planted fault frees it at once, which the stress suite must
+ * catch.) */
+static SLX_UNUSED void slr_retire(void *node, int is_leaf)
+{
+    SLR_TSAN_RELEASE(node);
+#ifdef SKIPLIST_RCU_PLANT_NO_GRACE
+    if (is_leaf)
+        slr_free_leaf_now(((struct slr_leaf *)node)->list,
+                          (struct slr_leaf *)node);
+    else
+        slr_free_inode_now(((struct slr_inode *)node)->list,
+                           (struct slr_inode *)node);
+#else
+    if (is_leaf)
+        call_rcu(&((struct slr_leaf *)node)->rcu, slr_leaf_rcu);
+    else
+        call_rcu(&((struct slr_inode *)node)->rcu, slr_inode_rcu);
+#endif
+}
+
+static SLX_UNUSED struct slr_leaf *slr_new_leaf(struct slr_list *L)
+{
+    struct slr_leaf *x = (struct slr_leaf *)L->alloc.alloc(
+        L->alloc.ctx, L->leaf_bytes, SLR_ALLOC_LEAF);
+    if (x) {
+        x->n = 0;
+        x->unused = 0;
+        x->parent = NULL;
+        x->list = L;
+    }
+    return x;
+}
+
+/* A new index node, returned locked: nobody may act on it before its
+ * creator has linked it and set its children's parent pointers. */
+static SLX_UNUSED struct slr_inode *slr_new_inode(const struct slx_type *ty,
+                                                  struct slr_list *L,
+                                                  unsigned cap, unsigned level)
+{
+    struct slr_inode *P = (struct slr_inode *)L->alloc.alloc(
+        L->alloc.ctx, slr_inode_bytes(ty, cap), SLR_ALLOC_INODE);
+    if (!P)
+        return NULL;
+    memset(P, 0, sizeof *P);
+    P->cap = cap;
+    P->level = level;
+    P->list = L;
+    pthread_mutex_init(&P->lock, NULL);
+    pthread_mutex_lock(&P->lock);
+    return P;
+}
+
+/* --- search (readers) ---------------------------------------------- */
+
+/* The entry of P a search for key takes: the last whose key is <= key
+ * (strict: < key), entry 0 when none. Entry 0's key is never read. */
+SLX_HOT unsigned slr_route(const struct slx_type *ty, const struct slr_inode *P,
+                           const void *key, int strict)
+{
+    unsigned n = P->n;
+    if (n <= 1)
+        return 0;
+    return slx_bisect(ty, slr_ikey(ty, P, 1), n - 1, slr_istride(ty), key,
+                      strict);
+}
+
+/* Keys of leaf x before key (strict: < key, else <= key). */
+SLX_HOT unsigned slr_leaf_pos(const struct slx_type *ty,
+                              const struct slr_leaf *x, const void *key,
+                              int strict)
+{
+    unsigned n = x->n;
+    if (n == 0)
+        return 0;
+    return slx_bisect(ty, slr_lkeys(ty, x), n, ty->ks, key, strict);
+}
+
+/* Start loading a node's first lines while its header is examined. */
+SLX_HOT void slr_prefetch_inode(const struct slx_type *ty,
+                                const struct slr_inode *P)
+{
+    const unsigned char *p = (const unsigned char *)P;
+    size_t bytes = sizeof *P + (size_t)(1u << ty->pshift) * slr_istride(ty);
+    for (size_t off = 0; off < bytes; off += 64)
+        SLX_PREFETCH(p + off);
+}
+
+/* The leaf a search for key lands in (route: <= key, or < key when
+ * strict). The fast path of find. */
+SLX_HOT const struct slr_leaf *slr_leaf_for(const struct slx_type *ty,
+                                            const struct slr_list *L,
+                                            const void *key, int strict)
+{
+    const struct slr_inode *P = slr_root(ty, L);
+    for (;;) {
+        void *c = slr_ichild(ty, P, slr_route(ty, P, key, strict));
+        if (P->level == 1)
+            return (const struct slr_leaf *)c;
+        P = (const struct slr_inode *)c;
+        slr_prefetch_inode(ty, P);
+    }
+}
+
+/* Where a search landed: the leaf, its parent and slot there, and the
+ * leaf's key range [lo, hi) as the path saw it (NULL: unbounded). */
+struct slr_pos {
+    const struct slr_leaf *leaf;
+    struct slr_inode *parent;
+    unsigned slot;
+    const unsigned char *lo, *hi;
+};
+
+SLX_HOT void slr_descend(const struct slx_type *ty, const struct slr_list *L,
+                         const void *key, int strict, struct slr_pos *p)
+{
+    const struct slr_inode *P = slr_root(ty, L);
+    p->lo = p->hi = NULL;
+    for (;;) {
+        unsigned j = slr_route(ty, P, key, strict);
+        if (j > 0)
+            p->lo = slr_ikey(ty, P, j);
+        if (j + 1 < P->n)
+            p->hi = slr_ikey(ty, P, j + 1);
+        void *c = slr_ichild(ty, P, j);
+        if (P->level == 1) {
+            p->leaf = (const struct slr_leaf *)c;
+            p->parent = (struct slr_inode *)(uintptr_t)P;
+            p->slot = j;
+            return;
+        }
+        P = (const struct slr_inode *)c;
+    }
+}
+
+/* The leftmost or rightmost leaf. */
+SLX_HOT const struct slr_leaf *
+slr_edge_leaf(const struct slx_type *ty, const struct slr_list *L, int right)
+{
+    const struct slr_inode *P = slr_root(ty, L);
+    for (;;) {
+        void *c = slr_ichild(ty, P, right ? P->n - 1 : 0);
+        if (P->level == 1)
+            return (const struct slr_leaf *)c;
+        P = (const struct slr_inode *)c;
+    }
+}
+
+/* First slot with key >= key (strict) or > key (!strict), crossing leaves
+ * by their upper fences; it->leaf NULL when none. Each step's fence is
+ * above the last, so this ends under any concurrent change. */
+SLX_HOT void *slr_next_from(const struct slx_type *ty, struct slr_list *L,
+                            const void *key, int strict, struct slr_iter *it)
+{
+    struct slr_pos p;
+    for (;;) {
+        slr_descend(ty, L, key, 0, &p);
+        unsigned pos = slr_leaf_pos(ty, p.leaf, key, strict);
+        if (pos < p.leaf->n) {
+            it->L = L;
+            it->leaf = p.leaf;
+            it->slot = pos;
+            return slr_lptrs(ty, p.leaf)[pos];
+        }
+        if (!p.hi)
+            break;
+        key = p.hi;
+        strict = 1;
+    }
+    it->L = L;
+    it->leaf = NULL;
+    return NULL;
+}
+
+/* Last slot with key < key (strict) or <= key (!strict), crossing leaves
+ * by their lower fences. */
+SLX_HOT void *slr_prev_from(const struct slx_type *ty, struct slr_list *L,
+                            const void *key, int strict, struct slr_iter *it)
+{
+    struct slr_pos p;
+    for (;;) {
+        slr_descend(ty, L, key, strict, &p);
+        unsigned pos = slr_leaf_pos(ty, p.leaf, key, strict);
+        if (pos > 0) {
+            it->L = L;
+            it->leaf = p.leaf;
+            it->slot = pos - 1;
+            return slr_lptrs(ty, p.leaf)[pos - 1];
+        }
+        if (!p.lo)
+            break;
+        key = p.lo;
+        strict = 1;
+    }
+    it->L = L;
+    it->leaf = NULL;
+    return NULL;
+}
+
+SLX_HOT void *slr_find(const struct slx_type *ty, const struct slr_list *L,
+                       const void *key)
+{
+    const struct slr_leaf *x = slr_leaf_for(ty, L, key, 0);
+    unsigned n = x->n;
+    if (n == 0)
+        return NULL;
+    const unsigned char *k = slr_lkeys(ty, x);
+    SLX_PREFETCH(k + (size_t)(n / 2) * ty->ks);
+    SLX_PREFETCH(slr_lptrs(ty, x) + n / 2);
+    unsigned pos = slx_bisect(ty, k, n, ty->ks, key, 1);
+    if (pos < n && !ty->less(key, k + (size_t)pos * ty->ks))
+        return slr_lptrs(ty, x)[pos];
+    return NULL;
+}
+
+SLX_HOT void *slr_first(const struct slx_type *ty, struct slr_list *L,
+                        struct slr_iter *it)
+{
+    const struct slr_leaf *x = slr_edge_leaf(ty, L, 0);
+    it->L = L;
+    it->leaf = x->n ? x : NULL; /* empty: the sole leaf of an empty list */
+    it->slot = 0;
+    return x->n ? slr_lptrs(ty, x)[0] : NULL;
+}
+
+SLX_HOT void *slr_last(const struct slx_type *ty, struct slr_list *L,
+                       struct slr_iter *it)
+{
+    const struct slr_leaf *x = slr_edge_leaf(ty, L, 1);
+    it->L = L;
+    it->leaf = x->n ? x : NULL;
+    it->slot = x->n ? x->n - 1 : 0;
+    return x->n ? slr_lptrs(ty, x)[x->n - 1] : NULL;
+}
+
+/* The iterator's leaf is a snapshot: stepping inside it needs no search,
+ * stepping out searches from the current key, so keys come out strictly
+ * increasing (decreasing) whatever writers do meanwhile. */
+SLX_HOT void *slr_iter_next(const struct slx_type *ty, struct slr_iter *it)
+{
+    if (!it->leaf)
+        return NULL;
+    if (it->slot + 1 < it->leaf->n) {
+        it->slot++;
+        return slr_lptrs(ty, it->leaf)[it->slot];
+    }
+    unsigned char key[SLX_KEY_MAX];
+    memcpy(key, slr_lkey(ty, it->leaf, it->slot), ty->ks);
+    return slr_next_from(ty, it->L, key, 0, it);
+}
+
+SLX_HOT void *slr_iter_prev(const struct slx_type *ty, struct slr_iter *it)
+{
+    if (!it->leaf)
+        return NULL;
+    if (it->slot > 0) {
+        it->slot--;
+        return slr_lptrs(ty, it->leaf)[it->slot];
+    }
+    unsigned char key[SLX_KEY_MAX];
+    memcpy(key, slr_lkey(ty, it->leaf, it->slot), ty->ks);
+    return slr_prev_from(ty, it->L, key, 1, it);
+}
+
+/* Elements, leaf by leaf (exact when no writer runs). */
+static SLX_UNUSED size_t slr_count(const struct slx_type *ty,
+                                   struct slr_list *L)
+{
+    struct slr_pos p;
+    const struct slr_leaf *x = slr_edge_leaf(ty, L, 0);
+    size_t cnt = x->n;
+    unsigned char key[SLX_KEY_MAX];
+    const unsigned char *hi = NULL;
+    /* the leftmost leaf's upper fence: search for its first key (or the
+     * leftmost path when it is empty) */
+    slr_descend(ty, L, x->n ? slr_lkey(ty, x, 0) : NULL, 0, &p);
+    if (!x->n) {
+        return 0; /* only the sole leaf of an empty list is empty */
+    }
+    hi = p.hi;
+    while (hi) {
+        memcpy(key, hi, ty->ks);
+        slr_descend(ty, L, key, 0, &p);
+        cnt += p.leaf->n;
+        hi = p.hi;
+    }
+    return cnt;
+}
+
+/* --- writers: locks ------------------------------------------------ */
+
+/* One writer's change in progress: what it holds locked, the nodes it
+ * made (freed if it fails) and the nodes it replaces (retired when it
+ * succeeds). */
+struct slr_op {
+    const struct slx_type *ty;
+    struct slr_list *L;
+    unsigned h; /* height of a new leaf's entry; 0: no promotion */
+    unsigned nheld, nfresh, nold;
+    struct slr_inode *held[SLR_MAXHELD];
+    void *fresh[SLR_MAXHELD];
+    unsigned char fresh_leaf[SLR_MAXHELD];
+    void *old[SLR_MAXHELD];
+    unsigned char old_leaf[SLR_MAXHELD];
+};
+
+static SLX_UNUSED void slr_op_init(struct slr_op *op, const struct slx_type *ty,
+                                   struct slr_list *L)
+{
+    op->ty = ty;
+    op->L = L;
+    op->h = 0;
+    op->nheld = op->nfresh = op->nold = 0;
+}
+
+static SLX_UNUSED int slr_holds(const struct slr_op *op,
+                                const struct slr_inode *P)
+{
+    for (unsigned i = 0; i < op->nheld; i++)
+        if (op->held[i] == P)
+            return 1;
+    return 0;
+}
+
+/* Lock P and check it is alive: 0 when it died meanwhile (unlocked). */
+static SLX_UNUSED int slr_lock_live(struct slr_op *op, struct slr_inode *P)
+{
+    if (slr_holds(op, P))
+        return 1;
+    pthread_mutex_lock(&P->lock);
+    if (SLR_LOAD_RLX(&P->dead)) {
+        pthread_mutex_unlock(&P->lock);
+        return 0;
+    }
+    op->held[op->nheld++] = P;
+    return 1;
+}
+
+static SLX_UNUSED struct slr_inode **slr_parentp(void *child, int is_leaf)
+{
+    return is_leaf ? &((struct slr_leaf *)child)->parent
+                   : &((struct slr_inode *)child)->parent;
+}
+
+/* The live parent of a node this writer holds, locked. Whoever replaces
+ * the parent points the children at its successor before it unlocks, so
+ * waiting on a parent that then turns out dead and reading again finds
+ * the successor. */
+static SLX_UNUSED struct slr_inode *slr_lock_parent(struct slr_op *op,
+                                                    struct slr_inode *N)
+{
+    for (;;) {
+        struct slr_inode *P = SLR_LOAD(&N->parent);
+        if (slr_lock_live(op, P))
+            return P;
+    }
+}
+
+static SLX_UNUSED void slr_unlock_from(struct slr_op *op, unsigned keep)
+{
+    while (op->nheld > keep)
+        pthread_mutex_unlock(&op->held[--op->nheld]->lock);
+}
+
+static SLX_UNUSED unsigned slr_slot_of(const struct slx_type *ty,
+                                       const struct slr_inode *P,
+                                       const void *child)
+{
+    for (unsigned j = 0; j < P->n; j++)
+        if (SLR_LOAD_RLX(slr_ichildp(ty, P, j)) == child)
+            return j;
+    return P->n; /* not a child: callers check it is one first */
+}
+
+static SLX_UNUSED int slr_add_fresh(struct slr_op *op, void *node, int is_leaf)
+{
+    if (!node)
+        return 0;
+    op->fresh[op->nfresh] = node;
+    op->fresh_leaf[op->nfresh++] = (unsigned char)is_leaf;
+    if (!is_leaf)
+        op->held[op->nheld++] = (struct slr_inode *)node;
+    return 1;
+}
+
+static SLX_UNUSED void slr_add_old(struct slr_op *op, void *node, int is_leaf)
+{
+    op->old[op->nold] = node;
+    op->old_leaf[op->nold++] = (unsigned char)is_leaf;
+}
+
+static SLX_UNUSED struct slr_leaf *slr_op_leaf(struct slr_op *op)
+{
+    struct slr_leaf *x = slr_new_leaf(op->L);
+    return slr_add_fresh(op, x, 1) ? x : NULL;
+}
+
+static SLX_UNUSED struct slr_inode *slr_op_inode(struct slr_op *op,
+                                                 unsigned cap, unsigned level)
+{
+    struct slr_inode *P = slr_new_inode(op->ty, op->L, cap, level);
+    return slr_add_fresh(op, P, 0) ? P : NULL;
+}
+
+/* Failure before anything was published: unlock, free what was made. */
+static SLX_UNUSED void slr_op_abort(struct slr_op *op)
+{
+    slr_unlock_from(op, 0);
+    for (unsigned i = 0; i < op->nfresh; i++) {
+        if (op->fresh_leaf[i])
+            slr_free_leaf_now(op->L, (struct slr_leaf *)op->fresh[i]);
+        else
+            slr_free_inode_now(op->L, (struct slr_inode *)op->fresh[i]);
+    }
+    op->nfresh = op->nold = 0;
+}
+
+/* Success, after the publishing store: point every child of a new index
+ * node at it, mark the replaced nodes dead, unlock (waiters then find the
+ * successors), and hand the replaced nodes to call_rcu. */
+static SLX_UNUSED void slr_op_finish(struct slr_op *op)
+{
+    const struct slx_type *ty = op->ty;
+    for (unsigned i = 0; i < op->nfresh; i++) {
+        if (op->fresh_leaf[i])
+            continue;
+        struct slr_inode *F = (struct slr_inode *)op->fresh[i];
+        for (unsigned j = 0; j < F->n; j++)
+            SLR_STORE(
+                slr_parentp(SLR_LOAD_RLX(slr_ichildp(ty, F, j)), F->level == 1),
+                F);
+    }
+    for (unsigned i = 0; i < op->nold; i++)
+        if (!op->old_leaf[i])
+            SLR_STORE(&((struct slr_inode *)op->old[i])->dead, 1u);
+    slr_unlock_from(op, 0);
+    for (unsigned i = 0; i < op->nold; i++)
+        slr_retire(op->old[i], op->old_leaf[i]);
+    op->nfresh = op->nold = 0;
+}
+
+/* --- writers: extent summaries --------------------------------------- */
+
+static SLX_UNUSED uint64_t slr_max_gap(const struct slx_type *ty,
+                                       const struct slr_inode *P)
+{
+    uint64_t m = 0;
+    const uint64_t *g = slr_igaps(ty, P);
+    for (unsigned j = 0; j < P->n; j++) {
+        uint64_t v = SLR_LOAD_RLX(&g[j]);
+        m = v > m ? v : m;
+    }
+    return m;
+}
+
+/* Longest free run owned by leaf x: after each extent up to the next
+ * start (the first start after the leaf is `succ`, or none). */
+static SLX_UNUSED uint64_t slr_leaf_gap(const struct slx_type *ty,
+                                        const struct slr_leaf *x, uint64_t succ,
+                                        int has_succ)
+{
+    uint64_t m = 0;
+    for (unsigned i = 0; i < x->n; i++) {
+        uint64_t last = slr_llast(ty, x, i), run;
+        if (i + 1 < x->n)
+            run = slr_lstart(ty, x, i + 1) - last - 1;
+        else if (has_succ)
+            run = succ - last - 1;
+        else
+            run = ty->key_max - last;
+        m = run > m ? run : m;
+    }
+    return m;
+}
+
+/* Start of the first extent after key (the successor of a leaf whose
+ * largest start is key), read without locks. */
+static SLX_UNUSED int slr_succ(const struct slx_type *ty, struct slr_list *L,
+                               const void *key, uint64_t *succ)
+{
+    struct slr_iter it;
+    if (!slr_next_from(ty, L, key, 0, &it))
+        return 0;
+    *succ = slr_lstart(ty, it.leaf, it.slot);
+    return 1;
+}
+
+/* The bound for a leaf about to be published. Called with the parent of
+ * the leaf it replaces locked: the successor's first start can then only
+ * grow through an erase that raises this bound after us (it locks our
+ * parent first), so the value read here is an upper bound. */
+static SLX_UNUSED uint64_t slr_new_leaf_gap(const struct slx_type *ty,
+                                            struct slr_list *L,
+                                            const struct slr_leaf *x,
+                                            const void *after)
+{
+    uint64_t succ = 0;
+    int has = slr_succ(ty, L, after, &succ);
+    return slr_leaf_gap(ty, x, succ, has);
+}
+
+/* After node X's gaps changed: carry its maximum up while it changes,
+ * holding each node while locking its parent (every gap is written under
+ * its node's lock and computed from a locked child, so no update is lost
+ * and, when writers are done, every index gap equals its child's
+ * maximum). */
+static SLX_UNUSED void slr_gap_up(struct slr_op *op, struct slr_inode *X)
+{
+    const struct slx_type *ty = op->ty;
+    while (X->parent != NULL) {
+        struct slr_inode *P = slr_lock_parent(op, X);
+        if (!P->parent)
+            return; /* the top keeps no gaps */
+        unsigned j = slr_slot_of(ty, P, X);
+        uint64_t g = slr_max_gap(ty, X);
+        if (SLR_LOAD_RLX(&slr_igaps(ty, P)[j]) == g)
+            return;
+        SLR_STORE_RLX(&slr_igaps(ty, P)[j], g);
+        X = P;
+    }
+}
+
+/* --- writers: the structural change ------------------------------- */
+
+/* What replaces entries [j, j + cnt) of a node: 0, 1 or 2 children, the
+ * second with its separator key (its first key). */
+struct slr_change {
+    unsigned nc;
+    void *c[2];
+    const unsigned char *sep;
+    uint64_t gap[2];
+};
+
+/* Entry i of node N after the change: old entries before j, the new
+ * children, then the old entries after the replaced ones. */
+struct slr_view {
+    const struct slr_inode *N;
+    unsigned j, cnt;
+    const struct slr_change *ch;
+};
+
+static SLX_UNUSED void slr_view_get(const struct slx_type *ty,
+                                    const struct slr_view *v, unsigned i,
+                                    const unsigned char **key, void **child,
+                                    uint64_t *gap)
+{
+    unsigned src;
+    if (i < v->j) {
+        src = i;
+    } else if (i < v->j + v->ch->nc) {
+        unsigned k = i - v->j;
+        *key = k == 0 ? slr_ikey(ty, v->N, v->j) : v->ch->sep;
+        *child = v->ch->c[k];
+        *gap = v->ch->gap[k];
+        return;
+    } else {
+        src = i - v->ch->nc + v->cnt;
+    }
+    *key = slr_ikey(ty, v->N, src);
+    *child = SLR_LOAD_RLX(slr_ichildp(ty, v->N, src));
+    *gap = ty->extent ? SLR_LOAD_RLX(&slr_igaps(ty, v->N)[src]) : 0;
+}
+
+/* Fill the new node F with view entries [a, b). Its entry 0 key is its
+ * lower fence: N's own when F starts N's range. */
+static SLX_UNUSED void slr_fill(const struct slx_type *ty, struct slr_inode *F,
+                                const struct slr_view *v, unsigned a,
+                                unsigned b)
+{
+    for (unsigned i = a; i < b; i++) {
+        const unsigned char *key;
+        void *child;
+        uint64_t gap;
+        slr_view_get(ty, v, i, &key, &child, &gap);
+        memcpy(slr_ikey(ty, F, i - a), i == 0 ? slr_ikey(ty, v->N, 0) : key,
+               ty->ks);
+        SLR_STORE_RLX(slr_ichildp(ty, F, i - a), child);
+        if (ty->extent)
+            slr_igaps(ty, F)[i - a] = gap;
+    }
+    F->n = b - a;
+}
+
+/* Build, in place of N, the node(s) its new entries need: one node, or
+ * two split at `at` (the second starts with the entry at `at`). Fills the
+ * change the level above must make. */
+static SLX_UNUSED int slr_rebuild(struct slr_op *op, const struct slr_view *v,
+                                  unsigned m, unsigned at, unsigned cap,
+                                  struct slr_change *up)
+{
+    const struct slx_type *ty = op->ty;
+    unsigned level = v->N->level;
+    if (!at) {
+        struct slr_inode *F = slr_op_inode(op, cap, level);
+        if (!F)
+            return -ENOMEM;
+        slr_fill(ty, F, v, 0, m);
+        up->nc = 1;
+        up->c[0] = F;
+        up->gap[0] = ty->extent ? slr_max_gap(ty, F) : 0;
+        return 0;
+    }
+    struct slr_inode *A = slr_op_inode(op, ty->icap, level);
+    struct slr_inode *B = A ? slr_op_inode(op, ty->icap, level) : NULL;
+    if (!B)
+        return -ENOMEM;
+    slr_fill(ty, A, v, 0, at);
+    slr_fill(ty, B, v, at, m);
+    up->nc = 2;
+    up->c[0] = A;
+    up->c[1] = B;
+    up->sep = slr_ikey(ty, B, 0);
+    up->gap[0] = ty->extent ? slr_max_gap(ty, A) : 0;
+    up->gap[1] = ty->extent ? slr_max_gap(ty, B) : 0;
+    return 0;
+}
+
+/* The top changes only by its one child: a new root over two nodes, or an
+ * empty list's fresh root and leaf when the last leaf went. */
+static SLX_UNUSED int slr_new_root(struct slr_op *op, unsigned child_level,
+                                   struct slr_change *ch)
+{
+    const struct slx_type *ty = op->ty;
+    struct slr_inode *R =
+        slr_op_inode(op, ty->icap, ch->nc == 2 ? child_level + 1 : 1);
+    if (!R)
+        return -ENOMEM;
+    if (ch->nc == 2) {
+        memset(slr_ikey(ty, R, 0), 0, ty->ks);
+        memcpy(slr_ikey(ty, R, 1), ch->sep, ty->ks);
+        for (unsigned k = 0; k < 2; k++) {
+            SLR_STORE_RLX(slr_ichildp(ty, R, k), ch->c[k]);
+            if (ty->extent)
+                slr_igaps(ty, R)[k] = ch->gap[k];
+        }
+        R->n = 2;
+    } else {
+        struct slr_leaf *x = slr_op_leaf(op);
+        if (!x)
+            return -ENOMEM;
+        memset(slr_ikey(ty, R, 0), 0, ty->ks);
+        SLR_STORE_RLX(slr_ichildp(ty, R, 0), (void *)x);
+        if (ty->extent)
+            slr_igaps(ty, R)[0] = 0;
+        R->n = 1;
+    }
+    ch->nc = 1;
+    ch->c[0] = R;
+    ch->gap[0] = ty->extent ? slr_max_gap(ty, R) : 0;
+    return 0;
+}
+
+/* The publishing store: child c replaces entry j of the locked node X
+ * (same key range), then the gaps above are brought up to date. */
+static SLX_UNUSED void slr_publish(struct slr_op *op, struct slr_inode *X,
+                                   unsigned j, void *c, uint64_t gap)
+{
+    const struct slx_type *ty = op->ty;
+    SLR_STORE(slr_parentp(c, X->level == 1), X);
+    if (ty->extent && X->parent)
+        SLR_STORE_RLX(&slr_igaps(ty, X)[j], gap);
+    SLR_STORE(slr_ichildp(ty, X, j), c);
+    if (ty->extent && X->parent)
+        slr_gap_up(op, X);
+}
+
+/* Replace entries [j, j + cnt) of the locked, live node N by ch, level by
+ * level upwards until one store publishes everything. A node left empty
+ * leaves its parent; a node promoted through (level < op->h) or overfull
+ * splits; the root at the top level grows wider instead. Nothing is
+ * visible before the final store, so -ENOMEM changes nothing. */
+static SLX_UNUSED int slr_apply(struct slr_op *op, struct slr_inode *N,
+                                unsigned j, unsigned cnt, struct slr_change ch)
+{
+    const struct slx_type *ty = op->ty;
+    for (;;) {
+        if (!N->parent) { /* the top */
+            if (ch.nc != 1) {
+                unsigned cl =
+                    ch.nc == 2 ? ((struct slr_inode *)ch.c[0])->level : 0;
+                int rc = slr_new_root(op, cl, &ch);
+                if (rc)
+                    return rc;
+            }
+            slr_publish(op, N, 0, ch.c[0], ch.gap[0]);
+            return 0;
+        }
+        if (cnt == 1 && ch.nc == 1) {
+            slr_publish(op, N, j, ch.c[0], ch.gap[0]);
+            return 0;
+        }
+        struct slr_view v = {N, j, cnt, &ch};
+        unsigned m = N->n - cnt + ch.nc;
+        struct slr_change up;
+        if (m == 0) {
+            up.nc = 0;
+        } else {
+            int root = N->parent->parent == NULL;
+            unsigned at = 0, cap = ty->icap;
+            if (ch.nc == 2 && N->level < op->h)
+                at = j + 1; /* the new entry starts a node here */
+            else if (m > N->cap && root && N->level >= slr_max_index(ty))
+                cap = 2 * m; /* the top level: the root grows wider */
+            else if (m > N->cap)
+                at = m / 2;
+            else
+                cap = N->cap;
+            int rc = slr_rebuild(op, &v, m, at, cap, &up);
+            if (rc)
+                return rc;
+        }
+        slr_add_old(op, N, 0);
+        struct slr_inode *P = slr_lock_parent(op, N);
+        j = slr_slot_of(ty, P, N);
+        cnt = 1;
+        ch = up;
+        N = P;
+    }
+}
+
+/* --- writers: leaves ----------------------------------------------- */
+
+/* splitmix64: one draw per leaf split, from the list's seed and a shared
+ * counter (splits are rare enough for the counter not to matter). */
+static SLX_UNUSED unsigned slr_draw(const struct slx_type *ty,
+                                    struct slr_list *L)
+{
+    uint64_t z =
+        L->seed + 0x9e3779b97f4a7c15ull *
+                      (__atomic_fetch_add(&L->draws, 1, __ATOMIC_RELAXED) + 1);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    unsigned cap = slr_root(ty, L)->level + 1, h = 1;
+    if (cap > slr_max_index(ty))
+        cap = slr_max_index(ty);
+    uint64_t mask = ((uint64_t)1 << ty->pshift) - 1;
+    while (h < cap && (z & mask) == 0) {
+        h++;
+        z >>= ty->pshift;
+    }
+    return h;
+}
+
+/* Copy slots [a, b) of x to slot `to` of y. */
+static SLX_UNUSED void slr_copy_slots(const struct slx_type *ty,
+                                      struct slr_leaf *y, unsigned to,
+                                      const struct slr_leaf *x, unsigned a,
+                                      unsigned b)
+{
+    if (b <= a)
+        return;
+    memcpy(slr_lkey(ty, y, to), slr_lkey(ty, x, a), (size_t)(b - a) * ty->ks);
+    memcpy(slr_lptrs(ty, y) + to, slr_lptrs(ty, x) + a,
+           (size_t)(b - a) * sizeof(void *));
+    if (ty->extent)
+        memcpy(slr_llasts(ty, y) + (size_t)to * ty->ks,
+               slr_llasts(ty, x) + (size_t)a * ty->ks,
+               (size_t)(b - a) * ty->ks);
+}
+
+static SLX_UNUSED void slr_set_slot(const struct slx_type *ty,
+                                    struct slr_leaf *y, unsigned i,
+                                    const void *key, void *e, uint64_t last)
+{
+    memcpy(slr_lkey(ty, y, i), key, ty->ks);
+    slr_lptrs(ty, y)[i] = e;
+    if (ty->extent)
+        slx_store_u(ty, slr_llasts(ty, y) + (size_t)i * ty->ks, last);
+}
+
+/* Slots [a, b) of "x with (key, e, last) at pos" into y from slot 0. */
+static SLX_UNUSED void slr_fill_leaf(const struct slx_type *ty,
+                                     struct slr_leaf *y,
+                                     const struct slr_leaf *x, unsigned pos,
+                                     const void *key, void *e, uint64_t last,
+                                     unsigned a, unsigned b)
+{
+    unsigned to = 0;
+    unsigned lo = a < pos ? a : pos, hi = b < pos ? b : pos;
+    slr_copy_slots(ty, y, to, x, lo, hi);
+    to += hi - lo;
+    if (a <= pos && pos < b)
+        slr_set_slot(ty, y, to++, key, e, last);
+    lo = a > pos + 1 ? a - 1 : pos;
+    hi = b - 1;
+    if (hi > lo)
+        slr_copy_slots(ty, y, to, x, lo, hi);
+    to += hi > lo ? hi - lo : 0;
+    y->n = to;
+}
+
+/* The leaf after the change in the parent's view: the change's gap. */
+static SLX_UNUSED uint64_t slr_gap_after(struct slr_op *op,
+                                         const struct slr_leaf *y,
+                                         const void *after)
+{
+    if (!op->ty->extent)
+        return 0;
+    return slr_new_leaf_gap(op->ty, op->L, y, after);
+}
+
+/* Lock the parent of the leaf a search found and check that both still
+ * hold: -EAGAIN when another writer got there first. */
+static SLX_UNUSED int slr_lock_leaf(struct slr_op *op, const struct slr_pos *p)
+{
+    if (!slr_lock_live(op, p->parent))
+        return -EAGAIN;
+    if (SLR_LOAD_RLX(slr_ichildp(op->ty, p->parent, p->slot)) != p->leaf)
+        return -EAGAIN;
+    return 0;
+}
+
+/* Insert (key, e, last) at pos of the locked leaf: a copy with one more
+ * slot, or two halves when it is full (a split draws the new entry's
+ * height). */
+static SLX_UNUSED int slr_put(struct slr_op *op, const struct slr_pos *p,
+                              unsigned pos, const void *key, void *e,
+                              uint64_t last)
+{
+    const struct slx_type *ty = op->ty;
+    const struct slr_leaf *x = p->leaf;
+    unsigned n = x->n;
+    struct slr_change ch;
+    slr_add_old(op, (void *)(uintptr_t)x, 1);
+    if (n < ty->kpn) {
+        struct slr_leaf *y = slr_op_leaf(op);
+        if (!y)
+            return -ENOMEM;
+#ifdef SKIPLIST_RCU_PLANT_EARLY_PUBLISH
+        /* planted fault: the copy is reachable before it is written */
+        y->n = n + 1;
+        SLR_STORE(slr_ichildp(ty, p->parent, p->slot), (void *)y);
+#endif
+        slr_fill_leaf(ty, y, x, pos, key, e, last, 0, n + 1);
+        ch.nc = 1;
+        ch.c[0] = y;
+        ch.gap[0] = slr_gap_after(op, y, slr_lkey(ty, y, y->n - 1));
+        return slr_apply(op, p->parent, p->slot, 1, ch);
+    }
+    struct slr_leaf *a = slr_op_leaf(op);
+    struct slr_leaf *b = a ? slr_op_leaf(op) : NULL;
+    if (!b)
+        return -ENOMEM;
+    unsigned half = (n + 1) / 2;
+    slr_fill_leaf(ty, a, x, pos, key, e, last, 0, half);
+    slr_fill_leaf(ty, b, x, pos, key, e, last, half, n + 1);
+    ch.nc = 2;
+    ch.c[0] = a;
+    ch.c[1] = b;
+    ch.sep = slr_lkey(ty, b, 0);
+    ch.gap[0] = ty->extent ? slr_leaf_gap(ty, a, slr_lstart(ty, b, 0), 1) : 0;
+    ch.gap[1] = slr_gap_after(op, b, slr_lkey(ty, b, b->n - 1));
+    op->h = slr_draw(ty, op->L);
+    SLR_ADD(&op->L->splits, 1);
+    return slr_apply(op, p->parent, p->slot, 1, ch);
+}
+
+/* Remove slot pos of the locked leaf: a copy with one slot less, merged
+ * with a sibling under the same parent when both then fit in half a leaf,
+ * or no leaf at all when it empties. */
+static SLX_UNUSED int slr_take(struct slr_op *op, const struct slr_pos *p,
+                               unsigned pos)
+{
+    const struct slx_type *ty = op->ty;
+    const struct slr_leaf *x = p->leaf;
+    struct slr_inode *P = p->parent;
+    unsigned n = x->n, j = p->slot, cnt = 1;
+    struct slr_change ch;
+    slr_add_old(op, (void *)(uintptr_t)x, 1);
+    if (n == 1) {
+        SLR_ADD(&op->L->merges, 1);
+        ch.nc = 0;
+        return slr_apply(op, P, j, 1, ch);
+    }
+    struct slr_leaf *y = slr_op_leaf(op);
+    if (!y)
+        return -ENOMEM;
+    const struct slr_leaf *right = x; /* the leaf whose last key ends y */
+    if (n - 1 <= ty->kpn / 4 && P->n > 1) {
+        unsigned sj = j + 1 < P->n ? j + 1 : j - 1;
+        const struct slr_leaf *s =
+            (const struct slr_leaf *)SLR_LOAD_RLX(slr_ichildp(ty, P, sj));
+        if (s->n + n - 1 <= ty->kpn / 2) {
+            slr_add_old(op, (void *)(uintptr_t)s, 1);
+            SLR_ADD(&op->L->merges, 1);
+            if (sj < j) {
+                slr_copy_slots(ty, y, 0, s, 0, s->n);
+                slr_copy_slots(ty, y, s->n, x, 0, pos);
+                slr_copy_slots(ty, y, s->n + pos, x, pos + 1, n);
+                j = sj;
+            } else {
+                slr_copy_slots(ty, y, 0, x, 0, pos);
+                slr_copy_slots(ty, y, pos, x, pos + 1, n);
+                slr_copy_slots(ty, y, n - 1, s, 0, s->n);
+                right = s;
+            }
+            y->n = s->n + n - 1;
+            cnt = 2;
+        }
+    }
+    if (cnt == 1) {
+        slr_copy_slots(ty, y, 0, x, 0, pos);
+        slr_copy_slots(ty, y, pos, x, pos + 1, n);
+        y->n = n - 1;
+    }
+    ch.nc = 1;
+    ch.c[0] = y;
+    ch.gap[0] = slr_gap_after(op, y, slr_lkey(ty, right, right->n - 1));
+    return slr_apply(op, P, j, cnt, ch);
+}
+
+/* Ends an attempt: 0 publishes (finish), -EAGAIN asks for another
+ * search, anything else is the caller's error. */
+static SLX_UNUSED int slr_settle(struct slr_op *op, int rc)
+{
+    if (rc == 0) {
+        slr_op_finish(op);
+        return 0;
+    }
+    slr_op_abort(op);
+    if (rc == -EAGAIN)
+        SLR_ADD(&op->L->retries, 1);
+    return rc;
+}
+
+/* --- the ordered index --------------------------------------------- */
+
+static SLX_UNUSED int slr_insert(const struct slx_type *ty, struct slr_list *L,
+                                 void *e, void **existing)
+{
+    if (!e)
+        return -EINVAL;
+    unsigned char key[SLX_KEY_MAX];
+    ty->key_of(e, key);
+    struct slr_op op;
+    int rc;
+    rcu_read_lock();
+    do {
+        struct slr_pos p;
+        slr_descend(ty, L, key, 0, &p);
+        unsigned pos = slr_leaf_pos(ty, p.leaf, key, 1);
+        if (pos < p.leaf->n && !ty->less(key, slr_lkey(ty, p.leaf, pos))) {
+            if (existing)
+                *existing = slr_lptrs(ty, p.leaf)[pos];
+            rc = -EEXIST;
+            break;
+        }
+        slr_op_init(&op, ty, L);
+        rc = slr_lock_leaf(&op, &p);
+        if (!rc)
+            rc = slr_put(&op, &p, pos, key, e, 0);
+        rc = slr_settle(&op, rc);
+    } while (rc == -EAGAIN);
+    SLR_TSAN_RELEASE(&skiplist_rcu_tsan_gp);
+    rcu_read_unlock();
+    return rc;
+}
+
+/* Remove the element with key (and, when match is given, that element). */
+static SLX_UNUSED int slr_erase_key(const struct slx_type *ty,
+                                    struct slr_list *L, const void *key,
+                                    const void *match, void **out)
+{
+    struct slr_op op;
+    int rc;
+    rcu_read_lock();
+    do {
+        struct slr_pos p;
+        slr_descend(ty, L, key, 0, &p);
+        unsigned pos = slr_leaf_pos(ty, p.leaf, key, 1);
+        if (pos >= p.leaf->n || ty->less(key, slr_lkey(ty, p.leaf, pos)) ||
+            (match && slr_lptrs(ty, p.leaf)[pos] != match)) {
+            rc = -ENOENT;
+            break;
+        }
+        void *victim = slr_lptrs(ty, p.leaf)[pos];
+        slr_op_init(&op, ty, L);
+        rc = slr_lock_leaf(&op, &p);
+        if (!rc)
+            rc = slr_take(&op, &p, pos);
+        rc = slr_settle(&op, rc);
+        if (!rc && out)
+            *out = victim;
+    } while (rc == -EAGAIN);
+    SLR_TSAN_RELEASE(&skiplist_rcu_tsan_gp);
+    rcu_read_unlock();
+    return rc;
+}
+
+static SLX_UNUSED int slr_erase(const struct slx_type *ty, struct slr_list *L,
+                                void *e)
+{
+    if (!e)
+        return -EINVAL;
+    unsigned char key[SLX_KEY_MAX];
+    ty->key_of(e, key);
+    return slr_erase_key(ty, L, key, e, NULL);
+}
+
+/* --- the extent index ---------------------------------------------- */
+
+/* The run after slot i of leaf x (in parent P at entry j): [gs, ge], 0
+ * when there is none. */
+static SLX_UNUSED int slr_run_after(const struct slx_type *ty,
+                                    struct slr_list *L,
+                                    const struct slr_leaf *x, unsigned i,
+                                    uint64_t *gs, uint64_t *ge)
+{
+    uint64_t last = slr_llast(ty, x, i), next;
+    if (last == ty->key_max)
+        return 0;
+    *gs = last + 1;
+    if (i + 1 < x->n) {
+        next = slr_lstart(ty, x, i + 1);
+    } else if (!slr_succ(ty, L, slr_lkey(ty, x, i), &next)) {
+        *ge = ty->key_max;
+        return 1;
+    }
+    if (next == *gs)
+        return 0;
+    *ge = next - 1;
+    return 1;
+}
+
+static SLX_UNUSED int slr_hole_leaf(const struct slx_type *ty,
+                                    struct slr_list *L,
+                                    const struct slr_leaf *x,
+                                    struct slx_holereq *r)
+{
+    unsigned n = x->n;
+    for (unsigned k = 0; k < n; k++) {
+        unsigned i = r->highest ? n - 1 - k : k;
+        uint64_t gs, ge;
+        if (slr_run_after(ty, L, x, i, &gs, &ge) && slx_fit(r, gs, ge))
+            return 1;
+    }
+    return 0;
+}
+
+/* Depth first through the entries whose extents start inside the window
+ * and whose bound admits the size, lowest (highest) first. */
+static SLX_UNUSED int
+slr_hole_node(const struct slx_type *ty, struct slr_list *L,
+              const struct slr_inode *P, const unsigned char *plo,
+              const unsigned char *phi, struct slx_holereq *r)
+{
+    unsigned n = P->n;
+    const uint64_t *gaps = slr_igaps(ty, P);
+    for (unsigned k = 0; k < n; k++) {
+        unsigned j = r->highest ? n - 1 - k : k;
+        const unsigned char *clo = j ? slr_ikey(ty, P, j) : plo;
+        const unsigned char *chi = j + 1 < n ? slr_ikey(ty, P, j + 1) : phi;
+        if (clo && slx_load_u(ty, clo) > r->hi)
+            continue;
+        if (chi && slx_load_u(ty, chi) <= r->lo)
+            continue;
+        if (SLR_LOAD_RLX(&gaps[j]) < r->size)
+            continue;
+        const void *c = slr_ichild(ty, P, j);
+        if (P->level == 1 ? slr_hole_leaf(ty, L, (const struct slr_leaf *)c, r)
+                          : slr_hole_node(ty, L, (const struct slr_inode *)c,
+                                          clo, chi, r))
+            return 1;
+    }
+    return 0;
+}
+
+/* The run before the first extent (owned by no leaf). */
+static SLX_UNUSED int slr_hole_head(const struct slx_type *ty,
+                                    struct slr_list *L, struct slx_holereq *r)
+{
+    struct slr_iter it;
+    if (!slr_first(ty, L, &it))
+        return slx_fit(r, 0, ty->key_max);
+    uint64_t s = slr_lstart(ty, it.leaf, 0);
+    return s > 0 && slx_fit(r, 0, s - 1);
+}
+
+/* The run after the last extent starting below the window. */
+static SLX_UNUSED int slr_hole_pred(const struct slx_type *ty,
+                                    struct slr_list *L, struct slx_holereq *r)
+{
+    unsigned char lo[8];
+    struct slr_iter it;
+    uint64_t gs, ge;
+    slx_store_u(ty, lo, r->lo);
+    if (!slr_prev_from(ty, L, lo, 1, &it))
+        return 0;
+    return slr_run_after(ty, L, it.leaf, it.slot, &gs, &ge) &&
+           slx_fit(r, gs, ge);
+}
+
+static SLX_UNUSED int slr_hole_search(const struct slx_type *ty,
+                                      struct slr_list *L, struct slx_holereq *r)
+{
+    const struct slr_inode *root = slr_root(ty, L);
+    if (!r->highest)
+        return slr_hole_head(ty, L, r) || slr_hole_pred(ty, L, r) ||
+               slr_hole_node(ty, L, root, NULL, NULL, r);
+    return slr_hole_node(ty, L, root, NULL, NULL, r) ||
+           slr_hole_pred(ty, L, r) || slr_hole_head(ty, L, r);
+}
+
+/* Under the locks of the leaves where [s, last] would go: an extent
+ * already overlapping it, or NULL. The extent before s is read without
+ * a lock: whoever inserts one reaching s holds s's leaf, as we do. */
+static SLX_UNUSED void *slr_ext_clash(const struct slx_type *ty,
+                                      struct slr_list *L,
+                                      const struct slr_leaf *x, uint64_t s,
+                                      uint64_t last)
+{
+    unsigned char k[8];
+    struct slr_iter it;
+    slx_store_u(ty, k, s);
+    unsigned pos = slr_leaf_pos(ty, x, k, 1);
+    if (pos > 0) {
+        if (slr_llast(ty, x, pos - 1) >= s)
+            return slr_lptrs(ty, x)[pos - 1];
+    } else if (slr_prev_from(ty, L, k, 1, &it) &&
+               slr_llast(ty, it.leaf, it.slot) >= s) {
+        return slr_lptrs(ty, it.leaf)[it.slot];
+    }
+    void *next = slr_next_from(ty, L, k, 1, &it);
+    if (next && slr_lstart(ty, it.leaf, it.slot) <= last)
+        return next;
+    return NULL;
+}
+
+/* Insert e as [s, last]: lock the parents of the leaves holding s and
+ * last (left to right), check for overlaps under them, then put. */
+static SLX_UNUSED int slr_ext_put(const struct slx_type *ty, struct slr_list *L,
+                                  void *e, uint64_t s, uint64_t last,
+                                  void **clash)
+{
+    struct slr_op op;
+    unsigned char ks[8], kl[8];
+    int rc;
+    slx_store_u(ty, ks, s);
+    slx_store_u(ty, kl, last);
+    do {
+        struct slr_pos px, py;
+        slr_descend(ty, L, ks, 0, &px);
+        slr_op_init(&op, ty, L);
+        rc = slr_lock_leaf(&op, &px);
+        if (!rc) {
+            slr_descend(ty, L, kl, 0, &py);
+            if (py.leaf != px.leaf)
+                rc = slr_lock_leaf(&op, &py);
+        }
+        if (!rc) {
+            void *c = slr_ext_clash(ty, L, px.leaf, s, last);
+            if (c) {
+                if (clash)
+                    *clash = c;
+                rc = -EEXIST;
+            }
+        }
+        if (!rc)
+            rc = slr_put(&op, &px, slr_leaf_pos(ty, px.leaf, ks, 1), ks, e,
+                         last);
+        rc = slr_settle(&op, rc);
+    } while (rc == -EAGAIN);
+    return rc;
+}
+
+static SLX_UNUSED int slr_ext_insert(const struct slx_type *ty,
+                                     struct slr_list *L, void *e, void **clash)
+{
+    if (!e)
+        return -EINVAL;
+    unsigned char k[8];
+    ty->key_of(e, k);
+    uint64_t s = slx_load_u(ty, k), size = ty->size_of(e);
+    if (size == 0 || size - 1 > ty->key_max - s)
+        return -EINVAL;
+    rcu_read_lock();
+    int rc = slr_ext_put(ty, L, e, s, s + size - 1, clash);
+    SLR_TSAN_RELEASE(&skiplist_rcu_tsan_gp);
+    rcu_read_unlock();
+    return rc;
+}
+
+/* Before erasing the first extent of leaf x, raise the bound of the leaf
+ * before it, whose last run is about to grow (to x's next start, or past
+ * x when x empties). Locks that leaf's parent before x's (left to right);
+ * the raise is valid before the erase and after it. */
+static SLX_UNUSED int slr_raise_pred(struct slr_op *op,
+                                     const struct slr_pos *px)
+{
+    const struct slx_type *ty = op->ty;
+    struct slr_list *L = op->L;
+    const struct slr_leaf *x = px->leaf;
+    struct slr_pos pw;
+    if (px->slot > 0) {
+        pw.parent = px->parent;
+        pw.slot = px->slot - 1;
+    } else {
+        struct slr_iter it;
+        if (!slr_prev_from(ty, L, slr_lkey(ty, x, 0), 1, &it))
+            return 0; /* x is first: its head run is nobody's */
+        slr_descend(ty, L, slr_lkey(ty, it.leaf, it.slot), 0, &pw);
+        if (pw.leaf != it.leaf || !slr_lock_live(op, pw.parent))
+            return -EAGAIN;
+    }
+    if (!slr_lock_live(op, px->parent) ||
+        SLR_LOAD_RLX(slr_ichildp(ty, px->parent, px->slot)) != x)
+        return -EAGAIN;
+    const struct slr_leaf *w = (const struct slr_leaf *)SLR_LOAD_RLX(
+        slr_ichildp(ty, pw.parent, pw.slot));
+    if (px->slot == 0 && w != pw.leaf)
+        return -EAGAIN;
+    uint64_t succ = 0;
+    int has = 1;
+    if (x->n > 1)
+        succ = slr_lstart(ty, x, 1);
+    else
+        has = slr_succ(ty, L, slr_lkey(ty, x, x->n - 1), &succ);
+    uint64_t g = slr_leaf_gap(ty, w, succ, has);
+    uint64_t *slot = &slr_igaps(ty, pw.parent)[pw.slot];
+    if (g > SLR_LOAD_RLX(slot)) {
+        SLR_STORE_RLX(slot, g);
+        unsigned keep = op->nheld;
+        slr_gap_up(op, pw.parent);
+        slr_unlock_from(op, keep); /* nothing above level 1 stays held */
+    }
+    return 0;
+}
+
+static SLX_UNUSED int slr_ext_erase(const struct slx_type *ty,
+                                    struct slr_list *L, void *e)
+{
+    if (!e)
+        return -EINVAL;
+    unsigned char k[8];
+    ty->key_of(e, k);
+    struct slr_op op;
+    int rc;
+    rcu_read_lock();
+    do {
+        struct slr_pos p;
+        slr_descend(ty, L, k, 0, &p);
+        unsigned pos = slr_leaf_pos(ty, p.leaf, k, 1);
+        if (pos >= p.leaf->n || slr_lptrs(ty, p.leaf)[pos] != e) {
+            rc = -ENOENT;
+            break;
+        }
+        slr_op_init(&op, ty, L);
+        rc = pos == 0 ? slr_raise_pred(&op, &p) : 0;
+        if (!rc)
+            rc = slr_lock_leaf(&op, &p);
+        if (!rc)
+            rc = slr_take(&op, &p, pos);
+        rc = slr_settle(&op, rc);
+    } while (rc == -EAGAIN);
+    SLR_TSAN_RELEASE(&skiplist_rcu_tsan_gp);
+    rcu_read_unlock();
+    return rc;
+}
+
+static SLX_UNUSED int slr_ext_insert_hole(const struct slx_type *ty,
+                                          struct slr_list *L, void *e,
+                                          uint64_t align, uint64_t lo,
+                                          uint64_t hi, int flags)
+{
+    if (!e || align == 0 || (align & (align - 1)) || lo > hi ||
+        hi > ty->key_max ||
+        (flags != SKIPLIST_HOLE_LOWEST && flags != SKIPLIST_HOLE_HIGHEST))
+        return -EINVAL;
+    uint64_t size = ty->size_of(e);
+    if (size == 0)
+        return -EINVAL;
+    unsigned char k[8];
+    ty->key_of(e, k);
+    uint64_t was = slx_load_u(ty, k);
+    struct slx_holereq r;
+    memset(&r, 0, sizeof r);
+    r.size = size;
+    r.amask = align - 1;
+    r.lo = lo;
+    r.hi = hi;
+    r.highest = flags == SKIPLIST_HOLE_HIGHEST;
+    int rc;
+    rcu_read_lock();
+    for (;;) {
+        if (!slr_hole_search(ty, L, &r)) {
+            rc = -ENOSPC;
+            break;
+        }
+        ty->set_start(e, r.found); /* before it can be published */
+        rc = slr_ext_put(ty, L, e, r.found, r.found + size - 1, NULL);
+        if (rc != -EEXIST)
+            break;
+        SLR_ADD(&L->retries, 1); /* lost the hole to another writer */
+    }
+    if (rc)
+        ty->set_start(e, was);
+    SLR_TSAN_RELEASE(&skiplist_rcu_tsan_gp);
+    rcu_read_unlock();
+    return rc;
+}
+
+/* Extent containing point: the last starting at or before it. */
+static SLX_UNUSED void *slr_ext_lookup(const struct slx_type *ty,
+                                       struct slr_list *L, uint64_t point)
+{
+    unsigned char k[8];
+    struct slr_iter it;
+    slx_store_u(ty, k, point);
+    void *e = slr_prev_from(ty, L, k, 0, &it);
+    return e && slr_llast(ty, it.leaf, it.slot) >= point ? e : NULL;
+}
+
+/* The lowest extent overlapping [lo, hi], iterator at it. */
+static SLX_UNUSED void *slr_ext_overlap(const struct slx_type *ty,
+                                        struct slr_list *L, uint64_t lo,
+                                        uint64_t hi, struct slr_iter *it)
+{
+    unsigned char k[8];
+    slx_store_u(ty, k, lo);
+    void *e = slr_prev_from(ty, L, k, 0, it);
+    if (e && slr_llast(ty, it->leaf, it->slot) >= lo)
+        return e;
+    e = slr_next_from(ty, L, k, 0, it);
+    if (e && slr_lstart(ty, it->leaf, it->slot) <= hi)
+        return e;
+    it->leaf = NULL;
+    return NULL;
+}
+
+static SLX_UNUSED void *slr_ext_next_overlap(const struct slx_type *ty,
+                                             struct slr_iter *it, uint64_t hi)
+{
+    void *e = slr_iter_next(ty, it);
+    if (e && slr_lstart(ty, it->leaf, it->slot) <= hi)
+        return e;
+    it->leaf = NULL;
+    return NULL;
+}
+
+/* --- init, destroy, check ------------------------------------------ */
+
+static SLX_UNUSED int slr_init(const struct slx_type *ty, struct slr_list *L,
+                               const struct skiplist_allocator *a,
+                               uint64_t seed)
+{
+    if (a && (!a->alloc || !a->free))
+        return -EINVAL;
+    memset(L, 0, sizeof *L);
+    if (a) {
+        L->alloc = *a;
+    } else {
+        L->alloc.alloc = slr_malloc;
+        L->alloc.free = slr_mfree;
+    }
+    L->leaf_bytes = slr_leaf_bytes(ty);
+    L->istride = slr_istride(ty);
+    L->extent = ty->extent;
+    L->seed = seed;
+    struct slr_inode *top = slr_new_inode(ty, L, 1, ty->max_level);
+    struct slr_inode *root = top ? slr_new_inode(ty, L, ty->icap, 1) : NULL;
+    struct slr_leaf *x = root ? slr_new_leaf(L) : NULL;
+    if (!x) {
+        if (root) {
+            pthread_mutex_unlock(&root->lock);
+            slr_free_inode_now(L, root);
+        }
+        if (top) {
+            pthread_mutex_unlock(&top->lock);
+            slr_free_inode_now(L, top);
+        }
+        return -ENOMEM;
+    }
+    memset(slr_ikey(ty, top, 0), 0, ty->ks);
+    memset(slr_ikey(ty, root, 0), 0, ty->ks);
+    SLR_STORE_RLX(slr_ichildp(ty, top, 0), (void *)root);
+    SLR_STORE_RLX(slr_ichildp(ty, root, 0), (void *)x);
+    if (ty->extent)
+        slr_igaps(ty, root)[0] = 0;
+    top->n = root->n = 1;
+    root->parent = top;
+    x->parent = root;
+    pthread_mutex_unlock(&root->lock);
+    pthread_mutex_unlock(&top->lock);
+    L->top = top;
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    return 0;
+}
+
+static SLX_UNUSED void slr_free_tree(const struct slx_type *ty,
+                                     struct slr_list *L, struct slr_inode *P,
+                                     void (*fn)(void *, void *), void *arg)
+{
+    for (unsigned j = 0; j < P->n; j++) {
+        void *c = SLR_LOAD_RLX(slr_ichildp(ty, P, j));
+        if (P->level > 1) {
+            slr_free_tree(ty, L, (struct slr_inode *)c, fn, arg);
+            continue;
+        }
+        struct slr_leaf *x = (struct slr_leaf *)c;
+        for (unsigned i = 0; fn && i < x->n; i++)
+            fn(slr_lptrs(ty, x)[i], arg);
+        slr_free_leaf_now(L, x);
+    }
+    slr_free_inode_now(L, P);
+}
+
+static SLX_UNUSED void slr_destroy(const struct slx_type *ty,
+                                   struct slr_list *L,
+                                   void (*fn)(void *, void *), void *arg)
+{
+    if (!L->top)
+        return;
+    rcu_barrier(); /* retired nodes' callbacks use L's allocator */
+    SLR_TSAN_ACQUIRE(&skiplist_rcu_tsan_gp);
+    slr_free_tree(ty, L, slr_root(ty, L), fn, arg);
+    slr_free_inode_now(L, L->top);
+    L->top = NULL;
+}
+
+static SLX_UNUSED void slr_stats(const struct slr_list *L,
+                                 struct skiplist_rcu_stats *st)
+{
+    st->retries = SLR_LOAD_RLX(&L->retries);
+    st->splits = SLR_LOAD_RLX(&L->splits);
+    st->merges = SLR_LOAD_RLX(&L->merges);
+}
+
+/* check(): a walk of the whole structure, with no writer running. */
+struct slr_checker {
+    const struct slx_type *ty;
+    struct slr_list *L;
+    char *why;
+    size_t len;
+    size_t leaves, empty;
+    int have_prev;
+    unsigned char prev[SLX_KEY_MAX];
+    uint64_t prev_last;
+};
+
+static SLX_UNUSED SLX_PRINTF(2, 3) int slr_fail(struct slr_checker *c,
+                                                const char *fmt, ...)
+{
+    if (c->why && c->len) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(c->why, c->len, fmt, ap);
+        va_end(ap);
+    }
+    return -EINVAL;
+}
+
+static SLX_UNUSED int slr_check_leaf(struct slr_checker *c,
+                                     const struct slr_inode *P, unsigned j,
+                                     const unsigned char *lo,
+                                     const unsigned char *hi)
+{
+    const struct slx_type *ty = c->ty;
+    const struct slr_leaf *x =
+        (const struct slr_leaf *)SLR_LOAD_RLX(slr_ichildp(ty, P, j));
+    c->leaves++;
+    if (x->parent != P)
+        return slr_fail(c, "leaf %zu: parent pointer is not its parent",
+                        c->leaves);
+    if (x->n > ty->kpn)
+        return slr_fail(c, "leaf %zu: %u slots, more than KPN", c->leaves,
+                        x->n);
+    if (x->n == 0)
+        c->empty++;
+    for (unsigned i = 0; i < x->n; i++) {
+        const unsigned char *k = slr_lkey(ty, x, i);
+        if (c->have_prev && !ty->less(c->prev, k))
+            return slr_fail(c, "leaf %zu slot %u: keys out of order", c->leaves,
+                            i);
+        if ((lo && ty->less(k, lo)) || (hi && !ty->less(k, hi)))
+            return slr_fail(c, "leaf %zu slot %u: key outside the fences",
+                            c->leaves, i);
+        if (ty->extent) {
+            uint64_t s = slx_load_u(ty, k), l = slr_llast(ty, x, i);
+            if (l < s)
+                return slr_fail(c, "leaf %zu slot %u: end before start",
+                                c->leaves, i);
+            if (c->have_prev && c->prev_last >= s)
+                return slr_fail(c, "leaf %zu slot %u: extents overlap",
+                                c->leaves, i);
+            c->prev_last = l;
+        }
+        memcpy(c->prev, k, ty->ks);
+        c->have_prev = 1;
+    }
+    if (ty->extent && x->n) {
+        uint64_t g = slr_new_leaf_gap(ty, c->L, x, slr_lkey(ty, x, x->n - 1));
+        if (g > slr_igaps(ty, P)[j])
+            return slr_fail(c, "leaf %zu: free run %llu above its bound %llu",
+                            c->leaves, (unsigned long long)g,
+                            (unsigned long long)slr_igaps(ty, P)[j]);
+    }
+    return 0;
+}
+
+static SLX_UNUSED int slr_check_node(struct slr_checker *c,
+                                     const struct slr_inode *P,
+                                     const unsigned char *lo,
+                                     const unsigned char *hi)
+{
+    const struct slx_type *ty = c->ty;
+    if (P->dead)
+        return slr_fail(c, "level %u: a dead node is reachable", P->level);
+    if (P->n == 0 || P->n > P->cap)
+        return slr_fail(c, "level %u: node with %u entries (cap %u)", P->level,
+                        P->n, P->cap);
+    for (unsigned j = 0; j < P->n; j++) {
+        const unsigned char *clo = j ? slr_ikey(ty, P, j) : lo;
+        const unsigned char *chi = j + 1 < P->n ? slr_ikey(ty, P, j + 1) : hi;
+        if (j && ((lo && ty->less(clo, lo)) || (hi && !ty->less(clo, hi))))
+            return slr_fail(c, "level %u entry %u: key outside the fences",
+                            P->level, j);
+        if (j + 1 < P->n && j && !ty->less(clo, chi))
+            return slr_fail(c, "level %u entry %u: keys out of order", P->level,
+                            j);
+        int rc;
+        if (P->level == 1) {
+            rc = slr_check_leaf(c, P, j, clo, chi);
+        } else {
+            const struct slr_inode *C =
+                (const struct slr_inode *)SLR_LOAD_RLX(slr_ichildp(ty, P, j));
+            if (C->parent != P || C->level + 1 != P->level)
+                return slr_fail(c,
+                                "level %u entry %u: child's parent or "
+                                "level wrong",
+                                P->level, j);
+            if (ty->extent && slr_max_gap(ty, C) != slr_igaps(ty, P)[j])
+                return slr_fail(c,
+                                "level %u entry %u: gap %llu, child's "
+                                "maximum %llu",
+                                P->level, j,
+                                (unsigned long long)slr_igaps(ty, P)[j],
+                                (unsigned long long)slr_max_gap(ty, C));
+            rc = slr_check_node(c, C, clo, chi);
+        }
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static SLX_UNUSED int slr_check(const struct slx_type *ty, struct slr_list *L,
+                                char *why, size_t len)
+{
+    struct slr_checker c;
+    memset(&c, 0, sizeof c);
+    c.ty = ty;
+    c.L = L;
+    c.why = why;
+    c.len = len;
+    const struct slr_inode *top = L->top, *root = slr_root(ty, L);
+    if (top->n != 1 || root->parent != top)
+        return slr_fail(&c, "top: %u entries, or the root's parent wrong",
+                        top->n);
+    if (root->level > slr_max_index(ty))
+        return slr_fail(&c, "root at level %u, above MAXLVL - 1", root->level);
+    int rc = slr_check_node(&c, root, NULL, NULL);
+    if (rc)
+        return rc;
+    if (c.empty && c.leaves > 1)
+        return slr_fail(&c, "an empty leaf among %zu", c.leaves);
+    if (why && len)
+        why[0] = '\0';
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Generated API                                                        */
+/* ------------------------------------------------------------------ */
+/*
+ * Both faces (N = name):
+ *   int  N_init(struct N *sl, const struct skiplist_allocator *a,
+ *               uint64_t seed)   0, -ENOMEM, -EINVAL. The allocator (NULL:
+ *               malloc) must be thread safe: liburcu's call_rcu thread
+ *               frees replaced nodes.
+ *   void N_destroy(sl, fn, arg)  no other thread may use sl; the caller is
+ *               a registered thread outside any read-side section (it
+ *               calls rcu_barrier()). fn (may be NULL) sees each element.
+ *   size_t N_count(sl)           reader; a walk of the leaves: exact when
+ *               no writer runs, else some value between
+ *   int  N_check(sl, why, len)   no writer running: 0 or -EINVAL + reason
+ *   void N_stats(sl, struct skiplist_rcu_stats *st)
+ * Readers: inside skiplist_rcu_read_lock() ... _unlock(). They take no
+ * lock, write nothing shared, never retry; what they return stays valid
+ * until the unlock.
+ *   ordered index: T *N_find(sl, key), N_lower_bound (first >= key),
+ *     N_upper_bound (first > key), N_floor (last <= key), N_below (last <
+ *     key), N_first(sl), N_last(sl)
+ *   extent index: T *N_lookup(sl, point); int N_first_overlap(sl, lo, hi,
+ *     T **out): 0, -ENOENT, -EINVAL (lo > hi); T *N_iter_overlap(it, sl,
+ *     lo, hi), T *N_iter_next_overlap(it)
+ *   both: T *N_iter_first(it, sl), N_iter_last(it, sl), N_iter_seek(it,
+ *     sl, key) (first >= key), N_iter_next(it), N_iter_prev(it). Under
+ *     concurrent writers keys come out strictly increasing (decreasing);
+ *     every key present for the whole walk is seen.
+ * Writers: any registered thread, inside a read-side section or not.
+ *   ordered index: int N_insert(sl, e, T **existing): 0, -EEXIST (sets
+ *     *existing, valid inside the caller's read-side section), -ENOMEM,
+ *     -EINVAL; int N_erase_key(sl, key, T **out): 0, -ENOENT; int
+ *     N_erase(sl, e): 0, -ENOENT, -EINVAL
+ *   extent index: int N_insert(sl, e, T **clash): 0, -EINVAL (NULL, size
+ *     0, wraps), -EEXIST (*clash overlaps), -ENOMEM; int N_erase(sl, e);
+ *     int N_insert_hole(sl, e, align, lo, hi, flags): 0, -EINVAL, -ENOSPC,
+ *     -ENOMEM (a race lost to another writer is retried inside)
+ *   A removed element may still be read by readers: free or reuse it only
+ *   after a grace period (skiplist_rcu_synchronize() or call_rcu).
+ */
+
+#define SLR_GEN_COMMON(name, T, K_T, ATTR)                                     \
+    struct name {                                                              \
+        struct slr_list sl;                                                    \
+    };                                                                         \
+    struct SLX_CAT(name, _iter) {                                              \
+        struct slr_iter it;                                                    \
+        uint64_t hi;                                                           \
+    };                                                                         \
+    SLX_CHECK_KEYSIZE(name, K_T);                                              \
+    ATTR int SLX_CAT(name, _init)(                                             \
+        struct name * sl, const struct skiplist_allocator *a, uint64_t seed)   \
+    {                                                                          \
+        return slr_init(SLX_TY(name), &sl->sl, a, seed);                       \
+    }                                                                          \
+    ATTR void SLX_CAT(name, _destroy)(struct name * sl,                        \
+                                      void (*fn)(T *, void *), void *arg)      \
+    {                                                                          \
+        slr_destroy(SLX_TY(name), &sl->sl, (void (*)(void *, void *))fn, arg); \
+    }                                                                          \
+    ATTR size_t SLX_CAT(name, _count)(struct name * sl)                        \
+    {                                                                          \
+        return slr_count(SLX_TY(name), &sl->sl);                               \
+    }                                                                          \
+    ATTR int SLX_CAT(name, _check)(struct name * sl, char *why, size_t len)    \
+    {                                                                          \
+        return slr_check(SLX_TY(name), &sl->sl, why, len);                     \
+    }                                                                          \
+    ATTR void SLX_CAT(name, _stats)(struct name * sl,                          \
+                                    struct skiplist_rcu_stats * st)            \
+    {                                                                          \
+        slr_stats(&sl->sl, st);                                                \
+    }                                                                          \
+    ATTR T *SLX_CAT(name, _iter_first)(struct SLX_CAT(name, _iter) * it,       \
+                                       struct name * sl)                       \
+    {                                                                          \
+        return (T *)slr_first(SLX_TY(name), &sl->sl, &it->it);                 \
+    }                                                                          \
+    ATTR T *SLX_CAT(name, _iter_last)(struct SLX_CAT(name, _iter) * it,        \
+                                      struct name * sl)                        \
+    {                                                                          \
+        return (T *)slr_last(SLX_TY(name), &sl->sl, &it->it);                  \
+    }                                                                          \
+    ATTR T *SLX_CAT(name, _iter_seek)(struct SLX_CAT(name, _iter) * it,        \
+                                      struct name * sl, K_T key)               \
+    {                                                                          \
+        return (T *)slr_next_from(SLX_TY(name), &sl->sl, &key, 1, &it->it);    \
+    }                                                                          \
+    ATTR T *SLX_CAT(name, _iter_next)(struct SLX_CAT(name, _iter) * it)        \
+    {                                                                          \
+        return (T *)slr_iter_next(SLX_TY(name), &it->it);                      \
+    }                                                                          \
+    ATTR T *SLX_CAT(name, _iter_prev)(struct SLX_CAT(name, _iter) * it)        \
+    {                                                                          \
+        return (T *)slr_iter_prev(SLX_TY(name), &it->it);                      \
+    }
+
+#define SLR_GEN_MAP(name, T, K_T, ATTR)                                        \
+    ATTR T *SLX_CAT(name, _find)(struct name * sl, K_T key)                    \
+    {                                                                          \
+        return (T *)slr_find(SLX_TY(name), &sl->sl, &key);                     \
+    }                                                                          \
+    ATTR T *SLX_CAT(name, _lower_bound)(struct name * sl, K_T key)             \
+    {                                                                          \
+        struct slr_iter it;                                                    \
+        return (T *)slr_next_from(SLX_TY(name), &sl->sl, &key, 1, &it);        \
+    }                                                                          \
+    ATTR T *SLX_CAT(name, _upper_bound)(struct name * sl, K_T key)             \
+    {                                                                          \
+        struct slr_iter it;                                                    \
+        return (T *)slr_next_from(SLX_TY(name), &sl->sl, &key, 0, &it);        \
+    }                                                                          \
+    ATTR T *SLX_CAT(name, _floor)(struct name * sl, K_T key)                   \
+    {                                                                          \
+        struct slr_iter it;                                                    \
+        return (T *)slr_prev_from(SLX_TY(name), &sl->sl, &key, 0, &it);        \
+    }                                                                          \
+    ATTR T *SLX_CAT(name, _below)(struct name * sl, K_T key)                   \
+    {                                                                          \
+        struct slr_iter it;                                                    \
+        return (T *)slr_prev_from(SLX_TY(name), &sl->sl, &key, 1, &it);        \
+    }                                                                          \
+    ATTR T *SLX_CAT(name, _first)(struct name * sl)                            \
+    {                                                                          \
+        struct slr_iter it;                                                    \
+        return (T *)slr_first(SLX_TY(name), &sl->sl, &it);                     \
+    }                                                                          \
+    ATTR T *SLX_CAT(name, _last)(struct name * sl)                             \
+    {                                                                          \
+        struct slr_iter it;                                                    \
+        return (T *)slr_last(SLX_TY(name), &sl->sl, &it);                      \
+    }                                                                          \
+    ATTR int SLX_CAT(name, _insert)(struct name * sl, T * e, T * *existing)    \
+    {                                                                          \
+        return slr_insert(SLX_TY(name), &sl->sl, e, (void **)existing);        \
+    }                                                                          \
+    ATTR int SLX_CAT(name, _erase_key)(struct name * sl, K_T key, T * *out)    \
+    {                                                                          \
+        return slr_erase_key(SLX_TY(name), &sl->sl, &key, NULL, (void **)out); \
+    }                                                                          \
+    ATTR int SLX_CAT(name, _erase)(struct name * sl, T * e)                    \
+    {                                                                          \
+        return slr_erase(SLX_TY(name), &sl->sl, e);                            \
+    }
+
+#define SLR_GEN_EXTENT(name, T, K_T, ATTR)                                    \
+    ATTR T *SLX_CAT(name, _lookup)(struct name * sl, K_T point)               \
+    {                                                                         \
+        return (T *)slr_ext_lookup(SLX_TY(name), &sl->sl, (uint64_t)point);   \
+    }                                                                         \
+    ATTR int SLX_CAT(name, _first_overlap)(struct name * sl, K_T lo, K_T hi,  \
+                                           T * *out)                          \
+    {                                                                         \
+        struct slr_iter it;                                                   \
+        if (lo > hi)                                                          \
+            return -EINVAL;                                                   \
+        T *e = (T *)slr_ext_overlap(SLX_TY(name), &sl->sl, (uint64_t)lo,      \
+                                    (uint64_t)hi, &it);                       \
+        if (out)                                                              \
+            *out = e;                                                         \
+        return e ? 0 : -ENOENT;                                               \
+    }                                                                         \
+    ATTR T *SLX_CAT(name, _iter_overlap)(struct SLX_CAT(name, _iter) * it,    \
+                                         struct name * sl, K_T lo, K_T hi)    \
+    {                                                                         \
+        it->hi = (uint64_t)hi;                                                \
+        if (lo > hi) {                                                        \
+            it->it.leaf = NULL;                                               \
+            return NULL;                                                      \
+        }                                                                     \
+        return (T *)slr_ext_overlap(SLX_TY(name), &sl->sl, (uint64_t)lo,      \
+                                    (uint64_t)hi, &it->it);                   \
+    }                                                                         \
+    ATTR T *SLX_CAT(name,                                                     \
+                    _iter_next_overlap)(struct SLX_CAT(name, _iter) * it)     \
+    {                                                                         \
+        return (T *)slr_ext_next_overlap(SLX_TY(name), &it->it, it->hi);      \
+    }                                                                         \
+    ATTR int SLX_CAT(name, _insert)(struct name * sl, T * e, T * *clash)      \
+    {                                                                         \
+        return slr_ext_insert(SLX_TY(name), &sl->sl, e, (void **)clash);      \
+    }                                                                         \
+    ATTR int SLX_CAT(name, _erase)(struct name * sl, T * e)                   \
+    {                                                                         \
+        return slr_ext_erase(SLX_TY(name), &sl->sl, e);                       \
+    }                                                                         \
+    ATTR int SLX_CAT(name, _insert_hole)(struct name * sl, T * e, K_T align,  \
+                                         K_T lo, K_T hi, int flags)           \
+    {                                                                         \
+        return slr_ext_insert_hole(SLX_TY(name), &sl->sl, e, (uint64_t)align, \
+                                   (uint64_t)lo, (uint64_t)hi, flags);        \
+    }
+
+/* SKIPLIST_RCU_DEFINE(name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT):
+ * a concurrent ordered index of unique keys. SKIPLIST_RCU_EXTENT_DEFINE(
+ * name, T, K_T, START, SIZE, KPN, MAXLVL, PSHIFT): a concurrent extent
+ * index. Both give static functions; SKIPLIST_RCU_DEFAULTS may stand for
+ * the last three arguments. */
+#define SKIPLIST_RCU_DEFINE(...) SLR_DEFINE_MAP_(__VA_ARGS__)
+#define SLR_DEFINE_MAP_(name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT)     \
+    SLR_CHECK_RANGES(name, KPN, MAXLVL, PSHIFT);                            \
+    SLX_GEN_TYPE(name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT, -1L, 0, 0, \
+                 NULL, NULL);                                               \
+    SLR_GEN_COMMON(name, T, K_T, SLX_STATIC)                                \
+    SLR_GEN_MAP(name, T, K_T, SLX_STATIC)
+
+#define SKIPLIST_RCU_EXTENT_DEFINE(...) SLR_DEFINE_EXTENT_(__VA_ARGS__)
+#define SLR_DEFINE_EXTENT_(name, T, K_T, START, SIZE, KPN, MAXLVL, PSHIFT)    \
+    SLR_CHECK_RANGES(name, KPN, MAXLVL, PSHIFT);                              \
+    SLX_CHECK_EXTENT(name, T, K_T, START, SIZE);                              \
+    static inline SLX_UNUSED K_T SLX_CAT(name, _slr_start)(const T *e)        \
+    {                                                                         \
+        return (K_T)e->START;                                                 \
+    }                                                                         \
+    static inline SLX_UNUSED void SLX_CAT(name, _slr_set_start)(void *e,      \
+                                                                uint64_t v)   \
+    {                                                                         \
+        ((T *)e)->START = (SLX_TYPEOF(((T *)e)->START))v;                     \
+    }                                                                         \
+    static inline SLX_UNUSED uint64_t SLX_CAT(name, _slr_size)(const void *e) \
+    {                                                                         \
+        return (uint64_t)((const T *)e)->SIZE;                                \
+    }                                                                         \
+    SLX_GEN_TYPE(name, T, K_T, SLX_CAT(name, _slr_start), SKIPLIST_CMP_NUM,   \
+                 KPN, MAXLVL, PSHIFT, -1L, 1, (uint64_t)(K_T)-1,              \
+                 SLX_CAT(name, _slr_set_start), SLX_CAT(name, _slr_size));    \
+    SLR_GEN_COMMON(name, T, K_T, SLX_STATIC)                                  \
+    SLR_GEN_EXTENT(name, T, K_T, SLX_STATIC)
+
+#define SLR_CHECK_RANGES(name, KPN, MAXLVL, PSHIFT)                        \
+    SLX_STATIC_ASSERT(SLX_CAT(name, _rcu_kpn), (KPN) >= 2 && (KPN) <= 256, \
+                      "skiplist_rcu " #name                                \
+                      ": keys per node (KPN) must be 2..256");             \
+    SLX_STATIC_ASSERT(                                                     \
+        SLX_CAT(name, _rcu_maxlvl), (MAXLVL) >= 2 && (MAXLVL) <= 32,       \
+        "skiplist_rcu " #name ": max level (MAXLVL) must be 2..32");       \
+    SLX_STATIC_ASSERT(                                                     \
+        SLX_CAT(name, _rcu_pshift), (PSHIFT) >= 1 && (PSHIFT) <= 8,        \
+        "skiplist_rcu " #name ": promotion shift (PSHIFT) must be 1..8")
+
+#endif /* SKIPLIST_RCU_H */
