@@ -21,7 +21,7 @@ SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer \
 
 HEADERS  := skiplist.h skiplist_sched.h
 TEST_DEPS := libcriterion-dev pkg-config clang
-BENCH_DEPS := libbsd-dev libjudy-dev libabsl-dev libboost-dev libglib2.0-dev
+BENCH_DEPS := libbsd-dev libjudy-dev libabsl-dev libboost-dev libglib2.0-dev libcds-dev liburcu-dev
 
 .PHONY: all demo test deps test-deps bench bench-quick bench-report docs \
         format format-check install clean expand
