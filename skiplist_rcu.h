@@ -177,14 +177,37 @@ struct slr_inode {
     pthread_mutex_t lock;
 };
 
+/* The default allocator's pool for one block size (leaves, or index
+ * nodes of the usual capacity): blocks carved from 2 MiB chunks advised as
+ * huge pages (a random search then misses the TLB far less), recycled
+ * last in, first out. Frees come from liburcu's call_rcu thread while
+ * writers allocate, so a free only pushes onto `incoming` (a lock-free
+ * push; the list is only ever taken whole, which has no ABA problem) and
+ * an allocation takes the lock, refilling its free list from `incoming`
+ * when it runs dry. */
+struct slr_pool {
+    pthread_mutex_t lock;
+    void *local;    /* free blocks, under lock */
+    void *incoming; /* atomic: blocks freed since */
+    unsigned char *carve;
+    size_t left;  /* bytes left at carve */
+    size_t size;  /* block size, a multiple of 64 */
+    void *chunks; /* every chunk, chained through its first word */
+    size_t bytes; /* chunk bytes held (atomic reads) */
+};
+
 /* The list: where the root hangs, how nodes are allocated, and counters
  * that only writers' rare paths touch (on their own cache line). */
 struct slr_list {
     struct slr_inode *top;
     struct skiplist_allocator alloc;
-    size_t leaf_bytes; /* one leaf */
-    size_t istride;    /* one index entry: key rounded up, then the child */
+    struct slr_pool pool[2]; /* default allocator: leaves, index nodes */
+    size_t leaf_bytes;       /* one leaf */
+    size_t istride; /* one index entry: key rounded up, then the child */
+    unsigned icap;  /* entries of an index node (others: the top, a
+                     * root grown wide, allocated at level 2) */
     int extent;
+    int pooled; /* the default allocator: pool[] in use */
     uint64_t seed;
     char pad[64];
     uint64_t draws; /* atomic: height draws so far (the generator's input) */
@@ -199,6 +222,7 @@ struct slr_iter {
 
 #define SLR_ALLOC_LEAF 0u
 #define SLR_ALLOC_INODE 1u
+#define SLR_ALLOC_OTHER 2u
 /* Locks one writer may hold: a chain of old and new nodes per level. */
 #define SLR_MAXHELD 160
 
@@ -304,20 +328,97 @@ SLX_HOT uint64_t slr_llast(const struct slx_type *ty, const struct slr_leaf *x,
 
 /* --- allocation and reclamation ------------------------------------ */
 
-static SLX_UNUSED void *slr_malloc(void *ctx, size_t size, unsigned level)
+#define SLR_POOL_CHUNK ((size_t)2 << 20)
+
+static SLX_UNUSED void slr_pool_init(struct slr_pool *P, size_t size)
 {
-    (void)ctx;
-    (void)level;
+    memset(P, 0, sizeof *P);
+    pthread_mutex_init(&P->lock, NULL);
+    P->size = (size + 63) & ~(size_t)63;
+}
+
+/* A fresh chunk, chained in; 0 when memory is out. */
+static SLX_UNUSED int slr_pool_grow(struct slr_pool *P)
+{
+    unsigned char *c;
+#if SLX_HUGEPAGES
+    c = (unsigned char *)aligned_alloc(SLR_POOL_CHUNK, SLR_POOL_CHUNK);
+    if (c)
+        (void)madvise(c, SLR_POOL_CHUNK, SLX_MADV_HUGEPAGE);
+#else
+    c = (unsigned char *)malloc(SLR_POOL_CHUNK);
+#endif
+    if (!c)
+        return 0;
+    memcpy(c, &P->chunks, sizeof(void *));
+    P->chunks = c;
+    P->carve = c + 64; /* the first line holds the chain */
+    P->left = SLR_POOL_CHUNK - 64;
+    SLR_STORE_RLX(&P->bytes, P->bytes + SLR_POOL_CHUNK);
+    return 1;
+}
+
+static SLX_UNUSED void *slr_pool_alloc(struct slr_pool *P)
+{
+    void *b;
+    pthread_mutex_lock(&P->lock);
+    if (!P->local)
+        P->local = __atomic_exchange_n(&P->incoming, NULL, __ATOMIC_ACQUIRE);
+    if (P->local) {
+        b = P->local;
+        memcpy(&P->local, b, sizeof(void *));
+    } else if (P->left >= P->size || slr_pool_grow(P)) {
+        b = P->carve;
+        P->carve += P->size;
+        P->left -= P->size;
+    } else {
+        b = NULL;
+    }
+    pthread_mutex_unlock(&P->lock);
+    return b;
+}
+
+static SLX_UNUSED void slr_pool_free(struct slr_pool *P, void *b)
+{
+    void *head = __atomic_load_n(&P->incoming, __ATOMIC_RELAXED);
+    do
+        memcpy(b, &head, sizeof(void *));
+    while (!__atomic_compare_exchange_n(&P->incoming, &head, b, 1,
+                                        __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+}
+
+static SLX_UNUSED void slr_pool_release(struct slr_pool *P)
+{
+    void *c = P->chunks;
+    while (c) {
+        void *next;
+        memcpy(&next, c, sizeof(void *));
+        free(c);
+        c = next;
+    }
+    pthread_mutex_destroy(&P->lock);
+    memset(P, 0, sizeof *P);
+}
+
+/* The default allocator (ctx: the list): pooled leaves and index nodes
+ * (levels 0 and 1), malloc for the rest (the top, a root grown wide). */
+static SLX_UNUSED void *slr_default_alloc(void *ctx, size_t size,
+                                          unsigned level)
+{
+    struct slr_list *L = (struct slr_list *)ctx;
+    if (level < 2 && size <= L->pool[level].size)
+        return slr_pool_alloc(&L->pool[level]);
     return malloc(size);
 }
 
-static SLX_UNUSED void slr_mfree(void *ctx, void *p, size_t size,
-                                 unsigned level)
+static SLX_UNUSED void slr_default_free(void *ctx, void *p, size_t size,
+                                        unsigned level)
 {
-    (void)ctx;
-    (void)size;
-    (void)level;
-    free(p);
+    struct slr_list *L = (struct slr_list *)ctx;
+    if (level < 2 && size <= L->pool[level].size)
+        slr_pool_free(&L->pool[level], p);
+    else
+        free(p);
 }
 
 static SLX_UNUSED void slr_free_leaf_now(struct slr_list *L, struct slr_leaf *x)
@@ -331,7 +432,8 @@ static SLX_UNUSED void slr_free_inode_now(struct slr_list *L,
     size_t bytes = sizeof(struct slr_inode) +
                    (size_t)P->cap * (L->istride + (L->extent ? 8u : 0u));
     pthread_mutex_destroy(&P->lock);
-    L->alloc.free(L->alloc.ctx, P, bytes, SLR_ALLOC_INODE);
+    L->alloc.free(L->alloc.ctx, P, bytes,
+                  P->cap == L->icap ? SLR_ALLOC_INODE : SLR_ALLOC_OTHER);
 }
 
 /* call_rcu callbacks: a grace period has passed, no reader holds it. */
@@ -395,7 +497,8 @@ static SLX_UNUSED struct slr_inode *slr_new_inode(const struct slx_type *ty,
                                                   unsigned cap, unsigned level)
 {
     struct slr_inode *P = (struct slr_inode *)L->alloc.alloc(
-        L->alloc.ctx, slr_inode_bytes(ty, cap), SLR_ALLOC_INODE);
+        L->alloc.ctx, slr_inode_bytes(ty, cap),
+        cap == ty->icap ? SLR_ALLOC_INODE : SLR_ALLOC_OTHER);
     if (!P)
         return NULL;
     memset(P, 0, sizeof *P);
@@ -447,6 +550,17 @@ SLX_HOT void slr_prefetch_inode(const struct slx_type *ty,
         SLX_PREFETCH(p + off);
 }
 
+/* A leaf's header, keys and element pointers at once: its bisection
+ * then waits for one round of misses, not one per probe. */
+SLX_HOT void slr_prefetch_leaf(const struct slx_type *ty,
+                               const struct slr_leaf *x)
+{
+    const unsigned char *p = (const unsigned char *)x;
+    size_t bytes = sizeof *x + ty->keys_bytes + ty->kpn * sizeof(void *);
+    for (size_t off = 0; off < bytes; off += 64)
+        SLX_PREFETCH(p + off);
+}
+
 /* The leaf a search for key lands in (route: <= key, or < key when
  * strict). The fast path of find. */
 SLX_HOT const struct slr_leaf *slr_leaf_for(const struct slx_type *ty,
@@ -456,8 +570,10 @@ SLX_HOT const struct slr_leaf *slr_leaf_for(const struct slx_type *ty,
     const struct slr_inode *P = slr_root(ty, L);
     for (;;) {
         void *c = slr_ichild(ty, P, slr_route(ty, P, key, strict));
-        if (P->level == 1)
+        if (P->level == 1) {
+            slr_prefetch_leaf(ty, (const struct slr_leaf *)c);
             return (const struct slr_leaf *)c;
+        }
         P = (const struct slr_inode *)c;
         slr_prefetch_inode(ty, P);
     }
@@ -485,12 +601,14 @@ SLX_HOT void slr_descend(const struct slx_type *ty, const struct slr_list *L,
             p->hi = slr_ikey(ty, P, j + 1);
         void *c = slr_ichild(ty, P, j);
         if (P->level == 1) {
+            slr_prefetch_leaf(ty, (const struct slr_leaf *)c);
             p->leaf = (const struct slr_leaf *)c;
             p->parent = (struct slr_inode *)(uintptr_t)P;
             p->slot = j;
             return;
         }
         P = (const struct slr_inode *)c;
+        slr_prefetch_inode(ty, P);
     }
 }
 
@@ -566,8 +684,6 @@ SLX_HOT void *slr_find(const struct slx_type *ty, const struct slr_list *L,
     if (n == 0)
         return NULL;
     const unsigned char *k = slr_lkeys(ty, x);
-    SLX_PREFETCH(k + (size_t)(n / 2) * ty->ks);
-    SLX_PREFETCH(slr_lptrs(ty, x) + n / 2);
     unsigned pos = slx_bisect(ty, k, n, ty->ks, key, 1);
     if (pos < n && !ty->less(key, k + (size_t)pos * ty->ks))
         return slr_lptrs(ty, x)[pos];
@@ -1717,11 +1833,16 @@ static SLX_UNUSED int slr_init(const struct slx_type *ty, struct slr_list *L,
     if (a) {
         L->alloc = *a;
     } else {
-        L->alloc.alloc = slr_malloc;
-        L->alloc.free = slr_mfree;
+        L->alloc.alloc = slr_default_alloc;
+        L->alloc.free = slr_default_free;
+        L->alloc.ctx = L;
+        L->pooled = 1;
+        slr_pool_init(&L->pool[0], slr_leaf_bytes(ty));
+        slr_pool_init(&L->pool[1], slr_inode_bytes(ty, ty->icap));
     }
     L->leaf_bytes = slr_leaf_bytes(ty);
     L->istride = slr_istride(ty);
+    L->icap = ty->icap;
     L->extent = ty->extent;
     L->seed = seed;
     struct slr_inode *top = slr_new_inode(ty, L, 1, ty->max_level);
@@ -1735,6 +1856,10 @@ static SLX_UNUSED int slr_init(const struct slx_type *ty, struct slr_list *L,
         if (top) {
             pthread_mutex_unlock(&top->lock);
             slr_free_inode_now(L, top);
+        }
+        if (L->pooled) {
+            slr_pool_release(&L->pool[0]);
+            slr_pool_release(&L->pool[1]);
         }
         return -ENOMEM;
     }
@@ -1782,6 +1907,10 @@ static SLX_UNUSED void slr_destroy(const struct slx_type *ty,
     slr_free_tree(ty, L, slr_root(ty, L), fn, arg);
     slr_free_inode_now(L, L->top);
     L->top = NULL;
+    if (L->pooled) {
+        slr_pool_release(&L->pool[0]);
+        slr_pool_release(&L->pool[1]);
+    }
 }
 
 static SLX_UNUSED void slr_stats(const struct slr_list *L,
