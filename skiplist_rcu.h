@@ -444,6 +444,7 @@ static SLX_UNUSED void slr_leaf_rcu(struct rcu_head *h)
     SLR_TSAN_ACQUIRE(&skiplist_rcu_tsan_gp);
     SLR_TSAN_ACQUIRE(x);
     slr_free_leaf_now(x->list, x);
+    SLR_TSAN_RELEASE(&skiplist_rcu_tsan_gp); /* for rcu_barrier()'s caller */
 }
 
 static SLX_UNUSED void slr_inode_rcu(struct rcu_head *h)
@@ -454,6 +455,7 @@ static SLX_UNUSED void slr_inode_rcu(struct rcu_head *h)
     SLR_TSAN_ACQUIRE(&skiplist_rcu_tsan_gp);
     SLR_TSAN_ACQUIRE(P);
     slr_free_inode_now(P->list, P);
+    SLR_TSAN_RELEASE(&skiplist_rcu_tsan_gp);
 }
 
 /* A node no reader can newly reach: free it once current readers are
@@ -743,25 +745,20 @@ SLX_HOT void *slr_iter_prev(const struct slx_type *ty, struct slr_iter *it)
 static SLX_UNUSED size_t slr_count(const struct slx_type *ty,
                                    struct slr_list *L)
 {
-    struct slr_pos p;
     const struct slr_leaf *x = slr_edge_leaf(ty, L, 0);
-    size_t cnt = x->n;
-    unsigned char key[SLX_KEY_MAX];
-    const unsigned char *hi = NULL;
-    /* the leftmost leaf's upper fence: search for its first key (or the
-     * leftmost path when it is empty) */
-    slr_descend(ty, L, x->n ? slr_lkey(ty, x, 0) : NULL, 0, &p);
-    if (!x->n) {
+    if (!x->n)
         return 0; /* only the sole leaf of an empty list is empty */
-    }
-    hi = p.hi;
-    while (hi) {
-        memcpy(key, hi, ty->ks);
+    struct slr_pos p;
+    unsigned char key[SLX_KEY_MAX];
+    size_t cnt = 0;
+    memcpy(key, slr_lkey(ty, x, 0), ty->ks);
+    for (;;) {
         slr_descend(ty, L, key, 0, &p);
         cnt += p.leaf->n;
-        hi = p.hi;
+        if (!p.hi)
+            return cnt;
+        memcpy(key, p.hi, ty->ks);
     }
-    return cnt;
 }
 
 /* --- writers: locks ------------------------------------------------ */
