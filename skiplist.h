@@ -115,12 +115,12 @@ extern "C" {
 /** Version of this header: MAJOR changes break the API, MINOR add to it,
  *  PATCH fix it. SKIPLIST_VERSION compares as one number (10203 = 1.2.3). */
 #define SKIPLIST_VERSION_MAJOR 2
-#define SKIPLIST_VERSION_MINOR 0
+#define SKIPLIST_VERSION_MINOR 1
 #define SKIPLIST_VERSION_PATCH 0
 #define SKIPLIST_VERSION                                             \
     (SKIPLIST_VERSION_MAJOR * 10000 + SKIPLIST_VERSION_MINOR * 100 + \
      SKIPLIST_VERSION_PATCH)
-#define SKIPLIST_VERSION_STRING "2.0.0"
+#define SKIPLIST_VERSION_STRING "2.1.0"
 
 /** Default keys per leaf, max level, promotion shift (index fanout 32).
  *  Chosen from bench/ (see docs/performance.md). */
@@ -282,8 +282,8 @@ struct slx_leaf {
     uint16_t dead;    /* priority queue: tombstones in the window (slx_take) */
     uint64_t tombs;   /* queue, SLX_BITMAP_LEAF: bit s set for a tombstone at
                        * physical slot s (0 otherwise) */
-    uint32_t version; /* reserved for skiplist_rcu.h's per-node lock and
-                       * version (docs/design.md); 0 in this header */
+    uint32_t version; /* reserved, 0 (skiplist_rcu.h has nodes of its own:
+                       * docs/design.md) */
     uint32_t unused2; /* padding, zero */
     struct slx_inode *parent; /* the index node holding this leaf's entry;
                                * NULL when the list has no index */
@@ -299,7 +299,7 @@ struct slx_leaf {
  * drawn to height h starts a new node on each of the levels 1..h-1 (a
  * B-skiplist), and a node that fills splits in two. See docs/design.md. */
 struct slx_inode {
-    uint32_t version; /* reserved for skiplist_rcu.h (see struct slx_leaf) */
+    uint32_t version; /* reserved, 0 (see struct slx_leaf) */
     uint32_t n;       /* entries in use, >= 1 */
     uint32_t cap;     /* entries it has room for: ty->icap, or more for a
                        * root grown at the max level (see slx_root_grow) */
