@@ -180,20 +180,35 @@ struct slr_inode {
 /* The default allocator's pool for one block size (leaves, or index
  * nodes of the usual capacity): blocks carved from 2 MiB chunks advised as
  * huge pages (a random search then misses the TLB far less), recycled
- * last in, first out. Frees come from liburcu's call_rcu thread while
- * writers allocate, so a free only pushes onto `incoming` (a lock-free
- * push; the list is only ever taken whole, which has no ABA problem) and
- * an allocation takes the lock, refilling its free list from `incoming`
- * when it runs dry. */
-struct slr_pool {
+ * last in, first out. It is split in SLR_SHARDS shards so that writer
+ * threads do not share one lock: a thread allocates from the shard its
+ * stack address picks, and a block goes back to the shard whose chunk it
+ * came from (chunks are 2 MiB aligned and name their shard). Frees come
+ * from liburcu's call_rcu thread while writers allocate, so a free only
+ * pushes onto the shard's `incoming` (a lock-free push; the list is only
+ * ever taken whole, which has no ABA problem) and an allocation takes the
+ * shard's lock, refilling its free list from `incoming` when it runs
+ * dry. */
+#if SLX_HUGEPAGES
+#define SLR_SHARDS 4u
+#else
+#define SLR_SHARDS 1u /* chunks not aligned: a block cannot find its shard */
+#endif
+
+struct slr_shard {
     pthread_mutex_t lock;
     void *local;    /* free blocks, under lock */
     void *incoming; /* atomic: blocks freed since */
     unsigned char *carve;
     size_t left;  /* bytes left at carve */
+    void *chunks; /* this shard's chunks, chained through their first word */
+    char pad[64];
+};
+
+struct slr_pool {
     size_t size;  /* block size, a multiple of 64 */
-    void *chunks; /* every chunk, chained through its first word */
-    size_t bytes; /* chunk bytes held (atomic reads) */
+    size_t bytes; /* chunk bytes held (atomic) */
+    struct slr_shard shard[SLR_SHARDS];
 };
 
 /* The list: where the root hangs, how nodes are allocated, and counters
@@ -333,13 +348,24 @@ SLX_HOT uint64_t slr_llast(const struct slx_type *ty, const struct slr_leaf *x,
 static SLX_UNUSED void slr_pool_init(struct slr_pool *P, size_t size)
 {
     memset(P, 0, sizeof *P);
-    pthread_mutex_init(&P->lock, NULL);
     P->size = (size + 63) & ~(size_t)63;
+    for (unsigned i = 0; i < SLR_SHARDS; i++)
+        pthread_mutex_init(&P->shard[i].lock, NULL);
 }
 
-/* A fresh chunk, chained in; 0 when memory is out. */
-static SLX_UNUSED int slr_pool_grow(struct slr_pool *P)
+/* The calling thread's shard: threads' stacks lie megabytes apart. */
+static SLX_UNUSED unsigned slr_my_shard(void)
 {
+    char here;
+    uint64_t a = (uint64_t)(uintptr_t)&here >> 21;
+    return (unsigned)((a * 0x9e3779b97f4a7c15ull) >> 58) % SLR_SHARDS;
+}
+
+/* A fresh chunk for shard i, chained in; 0 when memory is out. The first
+ * line holds the chain and the shard's number. */
+static SLX_UNUSED int slr_pool_grow(struct slr_pool *P, unsigned i)
+{
+    struct slr_shard *S = &P->shard[i];
     unsigned char *c;
 #if SLX_HUGEPAGES
     c = (unsigned char *)aligned_alloc(SLR_POOL_CHUNK, SLR_POOL_CHUNK);
@@ -350,53 +376,65 @@ static SLX_UNUSED int slr_pool_grow(struct slr_pool *P)
 #endif
     if (!c)
         return 0;
-    memcpy(c, &P->chunks, sizeof(void *));
-    P->chunks = c;
-    P->carve = c + 64; /* the first line holds the chain */
-    P->left = SLR_POOL_CHUNK - 64;
-    SLR_STORE_RLX(&P->bytes, P->bytes + SLR_POOL_CHUNK);
+    memcpy(c, &S->chunks, sizeof(void *));
+    memcpy(c + sizeof(void *), &i, sizeof i);
+    S->chunks = c;
+    S->carve = c + 64;
+    S->left = SLR_POOL_CHUNK - 64;
+    __atomic_fetch_add(&P->bytes, SLR_POOL_CHUNK, __ATOMIC_RELAXED);
     return 1;
 }
 
 static SLX_UNUSED void *slr_pool_alloc(struct slr_pool *P)
 {
+    unsigned i = slr_my_shard();
+    struct slr_shard *S = &P->shard[i];
     void *b;
-    pthread_mutex_lock(&P->lock);
-    if (!P->local)
-        P->local = __atomic_exchange_n(&P->incoming, NULL, __ATOMIC_ACQUIRE);
-    if (P->local) {
-        b = P->local;
-        memcpy(&P->local, b, sizeof(void *));
-    } else if (P->left >= P->size || slr_pool_grow(P)) {
-        b = P->carve;
-        P->carve += P->size;
-        P->left -= P->size;
+    pthread_mutex_lock(&S->lock);
+    if (!S->local)
+        S->local = __atomic_exchange_n(&S->incoming, NULL, __ATOMIC_ACQUIRE);
+    if (S->local) {
+        b = S->local;
+        memcpy(&S->local, b, sizeof(void *));
+    } else if (S->left >= P->size || slr_pool_grow(P, i)) {
+        b = S->carve;
+        S->carve += P->size;
+        S->left -= P->size;
     } else {
         b = NULL;
     }
-    pthread_mutex_unlock(&P->lock);
+    pthread_mutex_unlock(&S->lock);
     return b;
 }
 
 static SLX_UNUSED void slr_pool_free(struct slr_pool *P, void *b)
 {
-    void *head = __atomic_load_n(&P->incoming, __ATOMIC_RELAXED);
+    unsigned i = 0;
+#if SLX_HUGEPAGES
+    const unsigned char *c =
+        (const unsigned char *)((uintptr_t)b & ~(SLR_POOL_CHUNK - 1));
+    memcpy(&i, c + sizeof(void *), sizeof i);
+#endif
+    struct slr_shard *S = &P->shard[i];
+    void *head = __atomic_load_n(&S->incoming, __ATOMIC_RELAXED);
     do
         memcpy(b, &head, sizeof(void *));
-    while (!__atomic_compare_exchange_n(&P->incoming, &head, b, 1,
+    while (!__atomic_compare_exchange_n(&S->incoming, &head, b, 1,
                                         __ATOMIC_RELEASE, __ATOMIC_RELAXED));
 }
 
 static SLX_UNUSED void slr_pool_release(struct slr_pool *P)
 {
-    void *c = P->chunks;
-    while (c) {
-        void *next;
-        memcpy(&next, c, sizeof(void *));
-        free(c);
-        c = next;
+    for (unsigned i = 0; i < SLR_SHARDS; i++) {
+        void *c = P->shard[i].chunks;
+        while (c) {
+            void *next;
+            memcpy(&next, c, sizeof(void *));
+            free(c);
+            c = next;
+        }
+        pthread_mutex_destroy(&P->shard[i].lock);
     }
-    pthread_mutex_destroy(&P->lock);
     memset(P, 0, sizeof *P);
 }
 
