@@ -1,7 +1,8 @@
 # skiplist: header-only library. Nothing here builds a library; targets build
 # and run the examples, the Criterion suites, the benchmarks and the docs.
 #
-#   make demo        build and run every example
+#   make demo        build and run every example (first installs liburcu-dev,
+#                    which examples/rcu_*.c link, when it is missing)
 #   make test        install missing deps, run every suite plain and under
 #                    ASan+UBSan (ends with Criterion's summary line)
 #   make bench-quick / bench / bench-report
@@ -19,12 +20,13 @@ CXXWARN  := -Wall -Wextra -Wpedantic -Wshadow -Werror
 SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer \
             -fno-sanitize-recover=all
 
-HEADERS  := skiplist.h skiplist_sched.h
+HEADERS  := skiplist.h skiplist_sched.h skiplist_rcu.h
 TEST_DEPS := libcriterion-dev pkg-config clang
 BENCH_DEPS := libbsd-dev libjudy-dev libabsl-dev libboost-dev libglib2.0-dev libcds-dev liburcu-dev
+DEMO_DEPS := liburcu-dev
 
-.PHONY: all demo test deps test-deps bench bench-quick bench-report docs \
-        format format-check install clean expand
+.PHONY: all demo demo-deps test deps test-deps bench bench-quick \
+        bench-report docs format format-check install clean expand
 
 all: examples
 
@@ -34,12 +36,16 @@ all: examples
 # split/parts.c). `make demo` runs them in DEMO_ORDER, each under a line
 # naming the face it shows: the ordered index first, the runqueue simulator
 # last; an example not listed there runs before the simulator.
+# examples/rcu_*.c use skiplist_rcu.h: they link liburcu (the default memb
+# flavor, -lurcu) and threads, and building one first installs liburcu-dev
+# when it is missing (demo-deps).
 EXAMPLE_SRC   := $(sort $(wildcard examples/*.c))
 EXAMPLE_NAMES := $(EXAMPLE_SRC:examples/%.c=%) split
 EXAMPLES      := $(EXAMPLE_NAMES:%=$(BUILD)/examples/%)
 SPLIT_SRC     := $(sort $(wildcard examples/split/*.c))
 
-DEMO_ORDER := ordered_index string_map split timer_queue extent_map iova
+DEMO_ORDER := ordered_index string_map split timer_queue extent_map iova \
+              rcu_extents
 DEMO_LAST  := bfs_sim
 DEMO_RUN   := $(filter $(EXAMPLE_NAMES),$(DEMO_ORDER)) \
               $(filter-out $(DEMO_ORDER) $(DEMO_LAST),$(EXAMPLE_NAMES)) \
@@ -50,11 +56,20 @@ FACE_split         := ordered index split in two: SKIPLIST_PROTOTYPE in a header
 FACE_timer_queue   := priority queue (SKIPLIST_PQ_DEFINE): timers with cancel and re-arm
 FACE_extent_map    := extent index (SKIPLIST_EXTENT_DEFINE): a file's block map, overlap queries
 FACE_iova          := extent index (SKIPLIST_EXTENT_DEFINE): IOVA allocation with insert_hole
+FACE_rcu_extents   := extent index under RCU (skiplist_rcu.h): IOVA allocation by writer threads beside lock-free readers
 FACE_bfs_sim       := runqueue (skiplist_sched.h on the priority-queue face): BFS scheduling simulated
+
+RCU_EXAMPLES := $(filter $(BUILD)/examples/rcu_%,$(EXAMPLES))
 
 $(BUILD)/examples/%: examples/%.c $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_T) -o $@ $< -lm
+	$(CC) $(CFLAGS_T) -o $@ $< -lm $(EXAMPLE_LIBS)
+
+$(RCU_EXAMPLES): EXAMPLE_LIBS := -pthread -lurcu -lurcu-common
+$(RCU_EXAMPLES): | demo-deps
+
+demo-deps:
+	@tools/install-deps.sh $(DEMO_DEPS)
 
 $(BUILD)/examples/split: $(SPLIT_SRC) $(wildcard examples/split/*.h) $(HEADERS)
 	@mkdir -p $(dir $@)
@@ -82,6 +97,7 @@ docs:
 # ------------------------------------------------------------------ layout
 FORMAT_SRC = $(HEADERS) $(wildcard tests/*.c tests/*.h tests/*.cc \
              tests/fuzz/*.c tests/fuzz/*.h tests/compile_fail/*.c \
+             tests/rcu/*.c tests/rcu/*.h \
              examples/*.c examples/split/*.c examples/split/*.h \
              bench/*.c bench/*.h bench/*.cc)
 
