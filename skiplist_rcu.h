@@ -1709,7 +1709,7 @@ static SLX_UNUSED int slr_raise_pred(struct slr_op *op,
     const struct slx_type *ty = op->ty;
     struct slr_list *L = op->L;
     const struct slr_leaf *x = px->leaf;
-    struct slr_pos pw;
+    struct slr_pos pw = {NULL, NULL, 0, NULL, NULL};
     if (px->slot > 0) {
         pw.parent = px->parent;
         pw.slot = px->slot - 1;
