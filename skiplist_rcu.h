@@ -1518,20 +1518,32 @@ static SLX_UNUSED int slr_erase(const struct slx_type *ty, struct slr_list *L,
 
 /* --- the extent index ---------------------------------------------- */
 
-/* The run after slot i of leaf x (in parent P at entry j): [gs, ge], 0
- * when there is none. */
+/* The first start after a leaf, when the caller knows it already (the
+ * next leaf under the same parent): known 0 means search for it. */
+struct slr_succ_hint {
+    int known, has;
+    uint64_t v;
+};
+
+/* The run after slot i of leaf x: [gs, ge], 0 when there is none. */
 static SLX_UNUSED int slr_run_after(const struct slx_type *ty,
                                     struct slr_list *L,
                                     const struct slr_leaf *x, unsigned i,
+                                    const struct slr_succ_hint *hint,
                                     uint64_t *gs, uint64_t *ge)
 {
-    uint64_t last = slr_llast(ty, x, i), next;
+    uint64_t last = slr_llast(ty, x, i), next = 0;
+    int has = 1;
     if (last == ty->key_max)
         return 0;
     *gs = last + 1;
-    if (i + 1 < x->n) {
+    if (i + 1 < x->n)
         next = slr_lstart(ty, x, i + 1);
-    } else if (!slr_succ(ty, L, slr_lkey(ty, x, i), &next)) {
+    else if (hint && hint->known)
+        has = hint->has, next = hint->v;
+    else
+        has = slr_succ(ty, L, slr_lkey(ty, x, i), &next);
+    if (!has) {
         *ge = ty->key_max;
         return 1;
     }
@@ -1541,19 +1553,67 @@ static SLX_UNUSED int slr_run_after(const struct slx_type *ty,
     return 1;
 }
 
+/* Leaf x's runs, in the request's order. *longest: the longest run seen
+ * (a bound above it is stale: the caller repairs it). */
 static SLX_UNUSED int slr_hole_leaf(const struct slx_type *ty,
                                     struct slr_list *L,
                                     const struct slr_leaf *x,
-                                    struct slx_holereq *r)
+                                    const struct slr_succ_hint *hint,
+                                    struct slx_holereq *r, uint64_t *longest)
 {
     unsigned n = x->n;
+    *longest = 0;
     for (unsigned k = 0; k < n; k++) {
         unsigned i = r->highest ? n - 1 - k : k;
         uint64_t gs, ge;
-        if (slr_run_after(ty, L, x, i, &gs, &ge) && slx_fit(r, gs, ge))
+        if (!slr_run_after(ty, L, x, i, hint, &gs, &ge))
+            continue;
+        if (ge - gs + 1 > *longest)
+            *longest = ge - gs + 1;
+        if (slx_fit(r, gs, ge))
             return 1;
     }
     return 0;
+}
+
+/* A search found leaf x's bound above its longest run (an insert before
+ * x's successor shortened x's last run without touching x): lower it,
+ * under its parent's lock, to the exact value. Recomputed there it cannot
+ * be too low: the successor's first start grows only through an erase
+ * that must hold this lock too. */
+static SLX_UNUSED void slr_repair_bound(const struct slx_type *ty,
+                                        struct slr_list *L, struct slr_inode *P,
+                                        unsigned j, const struct slr_leaf *x)
+{
+    struct slr_op op;
+    slr_op_init(&op, ty, L);
+    if (slr_lock_live(&op, P) && SLR_LOAD_RLX(slr_ichildp(ty, P, j)) == x &&
+        x->n) {
+        uint64_t g = slr_new_leaf_gap(ty, L, x, slr_lkey(ty, x, x->n - 1));
+        uint64_t *slot = &slr_igaps(ty, P)[j];
+        if (g < SLR_LOAD_RLX(slot)) {
+            SLR_STORE_RLX(slot, g);
+            slr_gap_up(&op, P);
+        }
+    }
+    slr_unlock_from(&op, 0);
+}
+
+/* The first start of the leaf after entry j of level-1 node P, when P
+ * holds it. */
+static SLX_UNUSED void slr_sibling_hint(const struct slx_type *ty,
+                                        const struct slr_inode *P, unsigned j,
+                                        struct slr_succ_hint *h)
+{
+    h->known = 0;
+    if (j + 1 < P->n) {
+        const struct slr_leaf *y =
+            (const struct slr_leaf *)slr_ichild(ty, P, j + 1);
+        if (y->n) {
+            h->known = h->has = 1;
+            h->v = slr_lstart(ty, y, 0);
+        }
+    }
 }
 
 /* Depth first through the entries whose extents start inside the window
@@ -1573,13 +1633,23 @@ slr_hole_node(const struct slx_type *ty, struct slr_list *L,
             continue;
         if (chi && slx_load_u(ty, chi) <= r->lo)
             continue;
-        if (SLR_LOAD_RLX(&gaps[j]) < r->size)
+        uint64_t bound = SLR_LOAD_RLX(&gaps[j]);
+        if (bound < r->size)
             continue;
         const void *c = slr_ichild(ty, P, j);
-        if (P->level == 1 ? slr_hole_leaf(ty, L, (const struct slr_leaf *)c, r)
-                          : slr_hole_node(ty, L, (const struct slr_inode *)c,
-                                          clo, chi, r))
+        if (P->level > 1) {
+            if (slr_hole_node(ty, L, (const struct slr_inode *)c, clo, chi, r))
+                return 1;
+            continue;
+        }
+        struct slr_succ_hint hint;
+        uint64_t longest;
+        const struct slr_leaf *x = (const struct slr_leaf *)c;
+        slr_sibling_hint(ty, P, j, &hint);
+        if (slr_hole_leaf(ty, L, x, &hint, r, &longest))
             return 1;
+        if (longest < bound)
+            slr_repair_bound(ty, L, (struct slr_inode *)(uintptr_t)P, j, x);
     }
     return 0;
 }
@@ -1605,7 +1675,7 @@ static SLX_UNUSED int slr_hole_pred(const struct slx_type *ty,
     slx_store_u(ty, lo, r->lo);
     if (!slr_prev_from(ty, L, lo, 1, &it))
         return 0;
-    return slr_run_after(ty, L, it.leaf, it.slot, &gs, &ge) &&
+    return slr_run_after(ty, L, it.leaf, it.slot, NULL, &gs, &ge) &&
            slx_fit(r, gs, ge);
 }
 
