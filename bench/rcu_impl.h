@@ -55,6 +55,8 @@ struct rcu_impl {
      * reader. NULL for the locked structures, where an erased element is
      * unreachable once the lock is dropped. */
     void (*synchronize)(void *h);
+    /* Prints the structure's own counters to stderr; NULL: none. */
+    void (*report)(void *h);
 };
 
 extern const struct rcu_impl rcu_impl_skiplist_rcu;

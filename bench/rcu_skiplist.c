@@ -5,6 +5,7 @@
 #ifndef _LGPL_SOURCE
 #define _LGPL_SOURCE /* liburcu's read side inlined, as for urcu_lfht */
 #endif
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "skiplist_rcu.h"
@@ -103,6 +104,18 @@ static void srcu_a_synchronize(void *h)
     skiplist_rcu_synchronize();
 }
 
+/* Writers' validation retries, leaf splits and merges so far. */
+static void srcu_a_report(void *h)
+{
+    struct skiplist_rcu_stats st;
+    srcu_stats(h, &st);
+    fprintf(stderr,
+            "rcu: skiplist_rcu: so far %llu retries, %llu splits, %llu "
+            "merges\n",
+            (unsigned long long)st.retries, (unsigned long long)st.splits,
+            (unsigned long long)st.merges);
+}
+
 const struct rcu_impl rcu_impl_skiplist_rcu = {
     .name = "skiplist_rcu",
     .link_bytes = 0,
@@ -117,4 +130,5 @@ const struct rcu_impl rcu_impl_skiplist_rcu = {
     .insert = srcu_a_insert,
     .erase = srcu_a_erase,
     .synchronize = srcu_a_synchronize,
+    .report = srcu_a_report,
 };
