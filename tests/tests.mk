@@ -8,6 +8,10 @@
 #
 # Replay a random suite: SEED=<n> ./build/tests/skiplist-tests --filter
 # 'map_random/<test>'; soak: TEST_SCALE=<k> make test.
+#
+# skiplist_rcu.h has suites of its own (tests/rcu/, their own binaries,
+# since they link liburcu); `make test` runs them after the header checks
+# and before skiplist.h's suites: see "skiplist_rcu.h" below.
 TEST_SRC  := $(sort $(wildcard tests/*.c))
 TEST_BIN  := $(BUILD)/tests/skiplist-tests
 TEST_ASAN := $(BUILD)/tests/skiplist-tests-asan
@@ -86,12 +90,129 @@ test-headers: $(HDR_CHECKS)
 	@for h in $(HDR_CHECKS); do $$h || { echo "FAILED: $$h"; exit 1; }; done
 
 test: test-deps
-	$(MAKE) --no-print-directory -j$(TEST_JOBS) $(HDR_CHECKS) $(TEST_BIN) $(TEST_ASAN)
+	$(MAKE) --no-print-directory -j$(TEST_JOBS) $(HDR_CHECKS) $(TEST_BIN) \
+	    $(TEST_ASAN) $(RCU_HDR_CHECKS) $(RCU_BINS)
 	@for h in $(HDR_CHECKS); do $$h || { echo "FAILED: $$h"; exit 1; }; done
+	@$(MAKE) --no-print-directory test-rcu-run
 	LSAN_OPTIONS="exitcode=0:$$LSAN_OPTIONS" $(TEST_ASAN)
 	$(TEST_BIN)
 
 .PHONY: test-headers
+
+# ----------------------------------------------------------- skiplist_rcu.h
+# tests/rcu/: the concurrent header's suites, each binary linking liburcu.
+#   test_rcu_diff.c    one thread, both faces against the models of
+#                      tests/model_*.h, and every documented misuse
+#   test_rcu_alloc.c   the allocation-failure sweep (memb and ASan builds)
+#   test_rcu_stress.c  writers and readers at once (tests/rcu/stress.h)
+#   stress_main.c      the same stress as a plain program: the TSan build
+#   test_rcu_planted.c builds stress_main.c with each planted fault (and
+#                      without: the controls) plain, under ASan and under
+#                      TSan, and checks that the run fails
+#   hdr_compile.cc     the header as C99/C11/C++17 with gcc and clang
+# The diff and stress suites are built once per liburcu flavor (memb, mb,
+# qsbr, bp: one -D switch and one library each), and all three under
+# ASan+UBSan (memb, at -O1: half the build time, the same checks).
+#   make test-rcu        build and run only these
+#   make test-rcu-soak   the same with TEST_SCALE=$(RCU_SOAK_SCALE)
+# Replay: SEED=<n> build/tests/rcu/rcu-tests-memb --filter 'rcu_diff/<t>'.
+RCU_DIR     := $(BUILD)/tests/rcu
+RCU_FLAVORS := memb mb qsbr bp
+RCU_SUITES  := test_rcu_diff test_rcu_stress
+RCU_SOAK_SCALE ?= 20
+TEST_DEPS   += liburcu-dev
+
+RCU_DEF_memb :=
+RCU_DEF_mb   := -DSKIPLIST_RCU_MB
+RCU_DEF_qsbr := -DSKIPLIST_RCU_QSBR
+RCU_DEF_bp   := -DSKIPLIST_RCU_BP
+RCU_LIB_memb := -lurcu
+RCU_LIB_mb   := -lurcu-mb
+RCU_LIB_qsbr := -lurcu-qsbr
+RCU_LIB_bp   := -lurcu-bp
+rcu_libs = $(RCU_LIB_$(1)) -lurcu-common -pthread
+
+RCU_DEPS := $(wildcard tests/rcu/*.h) tests/test_common.h \
+            tests/model_map.h tests/model_extent.h $(HEADERS)
+RCU_BINS := $(RCU_FLAVORS:%=$(RCU_DIR)/rcu-tests-%) \
+            $(RCU_DIR)/rcu-tests-asan $(RCU_DIR)/rcu-stress-tsan \
+            $(RCU_DIR)/rcu-planted
+
+# $(1): build name, $(2): extra flags, $(3): flavor, $(4): suites.
+define rcu_build
+$(RCU_DIR)/obj-$(1)/%.o: tests/rcu/%.c $(RCU_DEPS)
+	@mkdir -p $$(dir $$@)
+	$(CC) $(CFLAGS_T) $(2) $(RCU_DEF_$(3)) -c -o $$@ $$<
+
+$(RCU_DIR)/rcu-tests-$(1): $(4:%=$(RCU_DIR)/obj-$(1)/%.o)
+	$(CC) $(CFLAGS_T) $(2) -o $$@ $$^ -lcriterion $(call rcu_libs,$(3))
+endef
+$(eval $(call rcu_build,memb,,memb,$(RCU_SUITES) test_rcu_alloc))
+$(foreach f,mb qsbr bp,$(eval $(call rcu_build,$(f),,$(f),$(RCU_SUITES))))
+$(eval $(call rcu_build,asan,$(SAN) -O1,memb,$(RCU_SUITES) test_rcu_alloc))
+
+$(RCU_DIR)/rcu-stress-tsan: tests/rcu/stress_main.c $(RCU_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_T) -O1 -fsanitize=thread -o $@ $< $(call rcu_libs,memb)
+
+$(RCU_DIR)/rcu-planted: tests/rcu/test_rcu_planted.c tests/test_build.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_T) $(TEST_DEFS) -o $@ $< -lcriterion
+
+# Header checks: $(1) target, $(2) compiler, $(3) flags, $(4) flavor.
+RCU_HDR_SRC := tests/rcu/hdr_compile.cc
+define rcu_hdr_rule
+$(RCU_DIR)/hdr/$(1): $(RCU_HDR_SRC) $(HEADERS)
+	@mkdir -p $$(dir $$@)
+	@if [ -z "$$(call have,$(2))" ]; then \
+	    echo "rcu header check $(1): SKIPPED, $(2) not found"; \
+	    printf '#!/bin/sh\necho "rcu header check $(1): skipped ($(2) not found)"\n' > $$@; \
+	    chmod +x $$@; \
+	else \
+	    echo "$(2) $(3) $(RCU_DEF_$(4)) $(RCU_HDR_SRC)"; \
+	    $(2) $(3) $(RCU_DEF_$(4)) -O2 -I. -o $$@ $(RCU_HDR_SRC) \
+	        $(call rcu_libs,$(4)); \
+	fi
+endef
+RCU_HDR_CHECKS := $(addprefix $(RCU_DIR)/hdr/memb-,gxx-c++17 clangxx-c++17 \
+                  gcc-c99 gcc-c11 clang-c99 clang-c11) \
+                  $(RCU_DIR)/hdr/mb-gxx-c++17 $(RCU_DIR)/hdr/qsbr-gxx-c++17 \
+                  $(RCU_DIR)/hdr/bp-gxx-c++17
+$(foreach f,$(RCU_FLAVORS),\
+    $(eval $(call rcu_hdr_rule,$(f)-gxx-c++17,$(HDR_GXX),-std=c++17 $(CXXWARN),$(f))))
+$(eval $(call rcu_hdr_rule,memb-clangxx-c++17,$(HDR_CLANGXX),-std=c++17 $(CXXWARN),memb))
+$(eval $(call rcu_hdr_rule,memb-gcc-c99,$(HDR_GCC),-x c -std=c99 $(WARN),memb))
+$(eval $(call rcu_hdr_rule,memb-gcc-c11,$(HDR_GCC),-x c -std=c11 $(WARN),memb))
+$(eval $(call rcu_hdr_rule,memb-clang-c99,$(HDR_CLANG),-x c -std=c99 $(WARN),memb))
+$(eval $(call rcu_hdr_rule,memb-clang-c11,$(HDR_CLANG),-x c -std=c11 $(WARN),memb))
+
+# Runs what the rules above built. liburcu is not built with TSan: its own
+# hand-offs are suppressed (tests/rcu/tsan.supp), nothing else. The LSan
+# exit-time report is informational, as for skiplist.h's ASan run: the
+# suites count their allocator's blocks themselves.
+RCU_TSAN_ENV := TSAN_OPTIONS="halt_on_error=1 \
+                suppressions=$(CURDIR)/tests/rcu/tsan.supp $$TSAN_OPTIONS"
+test-rcu-run:
+	@for h in $(RCU_HDR_CHECKS); do $$h || { echo "FAILED: $$h"; exit 1; }; done
+	@for f in $(RCU_FLAVORS); do \
+	    echo "==== skiplist_rcu.h suites, liburcu flavor $$f"; \
+	    $(RCU_DIR)/rcu-tests-$$f || exit 1; \
+	done
+	@echo "==== skiplist_rcu.h suites under ASan+UBSan"
+	LSAN_OPTIONS="exitcode=0:$$LSAN_OPTIONS" $(RCU_DIR)/rcu-tests-asan
+	@echo "==== skiplist_rcu.h stress under ThreadSanitizer"
+	$(RCU_TSAN_ENV) $(RCU_DIR)/rcu-stress-tsan
+	@echo "==== skiplist_rcu.h planted faults"
+	$(RCU_DIR)/rcu-planted
+
+test-rcu: test-deps
+	$(MAKE) --no-print-directory -j$(TEST_JOBS) $(RCU_HDR_CHECKS) $(RCU_BINS)
+	@$(MAKE) --no-print-directory test-rcu-run
+
+test-rcu-soak:
+	TEST_SCALE=$(RCU_SOAK_SCALE) $(MAKE) --no-print-directory test-rcu
+
+.PHONY: test-rcu test-rcu-run test-rcu-soak
 
 # ------------------------------------------------------------------ fuzzing
 # libFuzzer harnesses (tests/fuzz/fuzz_*.c), one per face, each checking

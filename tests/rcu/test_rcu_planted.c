@@ -1,0 +1,193 @@
+/*
+ * Planted faults in skiplist_rcu.h, and proof that the concurrency stress
+ * (tests/rcu/stress.h, through tests/rcu/stress_main.c) catches them:
+ *
+ *   SKIPLIST_RCU_PLANT_NO_GRACE       replaced nodes are freed at once, not
+ *                                     after a grace period;
+ *   SKIPLIST_RCU_PLANT_EARLY_PUBLISH  a new leaf is reachable before its
+ *                                     keys are written.
+ *
+ * Each is built three ways, and each build must fail: plain (the
+ * stress's own reader checks must see the poisoned or unwritten node:
+ * garbage pointers, lost keys, broken order), under AddressSanitizer
+ * (heap-use-after-free for NO_GRACE) and under ThreadSanitizer (a data
+ * race: the reader's read of the node is not ordered after the writer's
+ * free, or after the writes of the keys, which is the proof TESTING.md
+ * asks of the TSan setup and its annotations). Positive controls: the
+ * same three builds without a plant run clean, so the suite can fail.
+ *
+ * The driver is built with the compiler ($CC at run time, else the one
+ * that built this binary) in a fresh directory under build/tests/rcu/,
+ * and run with a few rounds: a plant must show within them. Env
+ * SKIPLIST_TEST_INC puts another directory first on the include path.
+ */
+#define _POSIX_C_SOURCE 200809L /* popen, mkdtemp */
+
+#include <criterion/criterion.h>
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../test_build.h"
+
+#define RCU_LIBS "-lurcu -lurcu-common -pthread"
+#define ASAN_FLAGS                                          \
+    "-fsanitize=address,undefined -fno-omit-frame-pointer " \
+    "-fno-sanitize-recover=all"
+#define TSAN_FLAGS "-fsanitize=thread"
+/* liburcu is not built with ThreadSanitizer: its own hand-offs (the work
+ * items of rcu_barrier(), freed on the call_rcu thread) synchronise through
+ * futexes it cannot see. The suppressions name only that library. */
+#define TSAN_ENV                                                     \
+    "TSAN_OPTIONS='halt_on_error=1 suppressions=" SKIPLIST_TEST_ROOT \
+    "/tests/rcu/tsan.supp' "
+/* Rounds of the stress per run: a plant must show within them. Each
+ * round is a fresh race; the plain build's readers see an early-published
+ * leaf in about one round of three (hence many rounds there: a run stops
+ * at its first failure), every other plant in nearly every round. */
+#define ROUNDS_CONTROL 2
+#define ROUNDS_PLANT 6
+#define ROUNDS_PLANT_RARE 24
+
+/* Runs cmd through the shell; returns its exit status (128 + the signal
+ * when one killed it) and its output. */
+static int run(const char *cmd, char *out, size_t len)
+{
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p, "popen(%s)", cmd);
+    size_t n = fread(out, 1, len - 1, p);
+    out[n] = 0;
+    while (fgetc(p) != EOF) /* the rest, so that the child can finish */
+        ;
+    int st = pclose(p);
+    cr_assert_neq(st, -1, "pclose");
+    if (WIFEXITED(st))
+        return WEXITSTATUS(st);
+    return 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
+/* Builds stress_main.c with the flags, runs it for `rounds` under env,
+ * removes what it built; returns the exit status, output in out. */
+static int build_and_run(const char *flags, const char *env, int rounds,
+                         char *out, size_t len)
+{
+    char dir[1024], cmd[4096];
+    snprintf(dir, sizeof(dir), "%s/build/tests/rcu", SKIPLIST_TEST_ROOT);
+    snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", dir);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    snprintf(dir, sizeof(dir), "%s/build/tests/rcu/planted-XXXXXX",
+             SKIPLIST_TEST_ROOT);
+    cr_assert_not_null(mkdtemp(dir), "mkdtemp %s: %s", dir, strerror(errno));
+
+    const char *inc = getenv("SKIPLIST_TEST_INC");
+    snprintf(cmd, sizeof(cmd),
+             "%s " STRICT " -O1 -g %s%s%s -I'%s' %s -o '%s/driver' "
+             "'%s/tests/rcu/stress_main.c' " RCU_LIBS " 2>&1",
+             compiler(), inc ? "-I'" : "", inc ? inc : "", inc ? "'" : "",
+             SKIPLIST_TEST_ROOT, flags, dir, SKIPLIST_TEST_ROOT);
+    int rc = run(cmd, out, len);
+    cr_assert_eq(rc, 0, "the stress driver (%s) does not build:\n%s\n%s", flags,
+                 cmd, out);
+
+    snprintf(cmd, sizeof(cmd), "%s'%s/driver' %d 2>&1", env, dir, rounds);
+    rc = run(cmd, out, len);
+
+    snprintf(cmd, sizeof(cmd), "%s/driver", dir);
+    unlink(cmd);
+    rmdir(dir);
+    return rc;
+}
+
+static void control(const char *flags, const char *env, const char *what)
+{
+    static char out[1 << 16];
+    int rc = build_and_run(flags, env, ROUNDS_CONTROL, out, sizeof(out));
+    cr_assert_eq(rc, 0, "the %s stress must run clean without a plant:\n%s",
+                 what, out);
+    cr_assert_not_null(strstr(out, "clean:"), "no summary line:\n%s", out);
+    fprintf(stderr, "rcu planted (none, %s): %s", what, strstr(out, "clean:"));
+}
+
+/* The plant must make the run fail, naming one of the needles. */
+static void must_catch(const char *plant, const char *flags, const char *env,
+                       int rounds, const char *what, const char *const *needles)
+{
+    static char out[1 << 16];
+    char all[512];
+    snprintf(all, sizeof(all), "-D%s %s", plant, flags);
+    int rc = build_and_run(all, env, rounds, out, sizeof(out));
+    cr_assert_neq(rc, 0, "%s went unnoticed by the %s stress:\n%s", plant, what,
+                  out);
+    const char *hit = NULL;
+    for (const char *const *n = needles; *n && !hit; n++)
+        hit = strstr(out, *n);
+    cr_assert_not_null(hit,
+                       "%s: the %s stress failed (exit %d) without naming "
+                       "the damage (\"%s\"):\n%s",
+                       plant, what, rc, needles[0], out);
+    /* Informational: the line that caught it. */
+    const char *eol = strchr(hit, '\n');
+    fprintf(stderr, "rcu planted %s, %s: exit %d: %.*s\n", plant, what, rc,
+            eol ? (int)(eol - hit) : (int)strlen(hit), hit);
+}
+
+/* What the stress itself reports (stress.h): its verdict line, or a crash
+ * on a wild pointer read out of a poisoned or unwritten node. */
+static const char *const plain_needles[] = {"FAILED:", "crashed:", NULL};
+static const char *const asan_needles[] = {
+    "AddressSanitizer: heap-use-after-free", "FAILED:", NULL};
+static const char *const tsan_needles[] = {"ThreadSanitizer: data race",
+                                           "FAILED:", NULL};
+
+TestSuite(rcu_planted, .timeout = 300);
+
+Test(rcu_planted, control_plain)
+{
+    control("", "", "plain");
+}
+
+Test(rcu_planted, control_asan)
+{
+    control(ASAN_FLAGS, "", "ASan+UBSan");
+}
+
+Test(rcu_planted, control_tsan)
+{
+    control(TSAN_FLAGS, TSAN_ENV, "TSan");
+}
+
+Test(rcu_planted, no_grace_plain)
+{
+    must_catch("SKIPLIST_RCU_PLANT_NO_GRACE", "", "", ROUNDS_PLANT, "plain",
+               plain_needles);
+}
+
+Test(rcu_planted, no_grace_asan)
+{
+    must_catch("SKIPLIST_RCU_PLANT_NO_GRACE", ASAN_FLAGS, "", ROUNDS_PLANT,
+               "ASan+UBSan", asan_needles);
+}
+
+Test(rcu_planted, no_grace_tsan)
+{
+    must_catch("SKIPLIST_RCU_PLANT_NO_GRACE", TSAN_FLAGS, TSAN_ENV,
+               ROUNDS_PLANT, "TSan", tsan_needles);
+}
+
+Test(rcu_planted, early_publish_plain)
+{
+    must_catch("SKIPLIST_RCU_PLANT_EARLY_PUBLISH", "", "", ROUNDS_PLANT_RARE,
+               "plain", plain_needles);
+}
+
+Test(rcu_planted, early_publish_tsan)
+{
+    must_catch("SKIPLIST_RCU_PLANT_EARLY_PUBLISH", TSAN_FLAGS, TSAN_ENV,
+               ROUNDS_PLANT, "TSan", tsan_needles);
+}

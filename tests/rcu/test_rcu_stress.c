@@ -1,0 +1,99 @@
+/*
+ * skiplist_rcu.h under concurrency: writers and readers at once, more
+ * threads than this machine has cores, with yield points; see
+ * tests/rcu/stress.h for what each thread checks. Each test prints its
+ * figures (operations, threads, seconds, retries, splits, merges, changes
+ * the readers saw, leaks) and fails on any reader or writer check, on a
+ * run that did not race (readers saw no change), on a leak after destroy
+ * and rcu_barrier(), or on memory written after its free.
+ *
+ * Built once per liburcu flavor and under ASan+UBSan (tests/tests.mk);
+ * the ThreadSanitizer build runs the same code through
+ * tests/rcu/stress_main.c. Longer: TEST_SCALE=<k> (make test-rcu-soak).
+ */
+#define _POSIX_C_SOURCE 200809L /* pthread_barrier, clock_gettime */
+
+#include <criterion/criterion.h>
+
+#include "stress.h"
+
+SKIPLIST_RCU_DEFINE(sm_small, struct map_item, uint64_t, MAP_ITEM_KEY,
+                    SKIPLIST_CMP_NUM, 4, 3, 1)
+SKIPLIST_RCU_DEFINE(sm_def, struct map_item, uint64_t, MAP_ITEM_KEY,
+                    SKIPLIST_CMP_NUM, SKIPLIST_RCU_DEFAULTS)
+RMAP_OPS_DEFINE(sm_small, "map kpn4/lvl3/p1", false);
+RMAP_OPS_DEFINE(sm_def, "map defaults", false);
+SKIPLIST_RCU_EXTENT_DEFINE(sx_small, struct rext, uint64_t, start, size, 4, 3,
+                           1)
+SKIPLIST_RCU_EXTENT_DEFINE(sx_def, struct rext, uint64_t, start, size,
+                           SKIPLIST_RCU_DEFAULTS)
+REXT_OPS_DEFINE(sx_small, "extent kpn4/lvl3/p1", struct rext, uint64_t);
+REXT_OPS_DEFINE(sx_def, "extent defaults", struct rext, uint64_t);
+
+static union {
+    struct sm_small m0;
+    struct sm_def m1;
+    struct sx_small x0;
+    struct sx_def x1;
+    max_align_t align;
+} the_list;
+
+static void rt_setup(void)
+{
+    rcu_register_thread();
+    rt_failure_reset();
+}
+
+static void rt_teardown(void)
+{
+    rcu_unregister_thread();
+}
+
+static struct stress_cfg cfg_for(unsigned writers, unsigned readers,
+                                 unsigned long ops, const char *what)
+{
+    struct stress_cfg cfg = {writers, readers, rt_ops(ops), 4, tc_seed(what)};
+    return cfg;
+}
+
+static void map_run(const struct rmap_ops *o, struct stress_cfg cfg)
+{
+    struct stress_result res;
+    map_stress(o, &the_list, &cfg, &res);
+    stress_exit_if_stalled(o->label);
+    stress_print(stderr, "map", o->label, &cfg, &res);
+    const char *bad = stress_verdict(&res);
+    cr_assert_null(bad, "%s: %s", o->label, bad ? bad : "");
+}
+
+static void ext_run(const struct rext_ops *o, struct stress_cfg cfg)
+{
+    struct stress_result res;
+    ext_stress(o, &the_list, &cfg, &res);
+    stress_exit_if_stalled(o->label);
+    stress_print(stderr, "extent", o->label, &cfg, &res);
+    const char *bad = stress_verdict(&res);
+    cr_assert_null(bad, "%s: %s", o->label, bad ? bad : "");
+}
+
+TestSuite(rcu_stress, .init = rt_setup, .fini = rt_teardown, .timeout = 300);
+
+Test(rcu_stress, map_small)
+{
+    map_run(&sm_small_ops, cfg_for(3, 3, 40000, "rcu_stress/map_small"));
+}
+
+Test(rcu_stress, map_defaults)
+{
+    map_run(&sm_def_ops, cfg_for(2, 3, 30000, "rcu_stress/map_defaults"));
+}
+
+Test(rcu_stress, extent_small)
+{
+    ext_run(&sx_small_ops, cfg_for(3, 3, 30000, "rcu_stress/extent_small"));
+}
+
+Test(rcu_stress, extent_defaults)
+{
+    ext_run(&sx_def_ops, cfg_for(2, 2, 20000, "rcu_stress/extent_defaults"));
+}
