@@ -171,10 +171,11 @@ struct slr_list;
  * leaf's entry (readers never read it). */
 struct slr_leaf {
     uint32_t n;
-    uint32_t unused;
+    uint32_t level;           /* 0 (where an index node has its level) */
     struct slr_inode *parent; /* atomic; writers only */
     struct slr_list *list;    /* whose allocator frees it */
-    struct rcu_head rcu;
+    struct rcu_head rcu;      /* retired: the batch's call_rcu */
+    void *retired_next;       /* retired: the next node of its batch */
 };
 
 /* An index node: entries[cap] of (key, child) side by side after the
@@ -186,12 +187,14 @@ struct slr_leaf {
  * and is never replaced. */
 struct slr_inode {
     uint32_t n;
-    uint32_t level; /* 1: children are leaves */
-    uint32_t cap;
-    uint32_t dead;            /* atomic: replaced; set under lock */
+    uint32_t level;           /* 1: children are leaves */
     struct slr_inode *parent; /* atomic; writers only; NULL for the top */
     struct slr_list *list;
     struct rcu_head rcu;
+    void *retired_next; /* (the fields so far are a leaf's, in its order:
+                         * a retired node is freed knowing only them) */
+    uint32_t cap;
+    uint32_t dead; /* atomic: replaced; set under lock */
     pthread_mutex_t lock;
 };
 
@@ -229,6 +232,13 @@ struct slr_pool {
     struct slr_shard shard[SLR_SHARDS];
 };
 
+/* Retired nodes of one shard waiting to go to call_rcu together. */
+struct slr_batch {
+    void *head;     /* atomic: chained by retired_next */
+    uint32_t count; /* atomic: about how many */
+    char pad[52];
+};
+
 /* The list: where the root hangs, how nodes are allocated, and counters
  * that only writers' rare paths touch (on their own cache line). */
 struct slr_list {
@@ -244,7 +254,8 @@ struct slr_list {
     uint64_t seed;
     char pad[64];
     uint64_t draws; /* atomic: height draws so far (the generator's input) */
-    uint64_t retries, splits, merges; /* atomic */
+    uint64_t retries, splits, merges;   /* atomic */
+    struct slr_batch batch[SLR_SHARDS]; /* retired, not yet at call_rcu */
 };
 
 struct slr_iter {
@@ -414,6 +425,8 @@ static SLX_UNUSED void *slr_pool_alloc(struct slr_pool *P)
     if (S->local) {
         b = S->local;
         memcpy(&S->local, b, sizeof(void *));
+        if (S->local) /* freed long ago, so cold: the next pop reads it */
+            SLX_PREFETCH(S->local);
     } else if (S->left >= P->size || slr_pool_grow(P, i)) {
         b = S->carve;
         S->carve += P->size;
@@ -492,47 +505,76 @@ static SLX_UNUSED void slr_free_inode_now(struct slr_list *L,
                   P->cap == L->icap ? SLR_ALLOC_INODE : SLR_ALLOC_OTHER);
 }
 
-/* call_rcu callbacks: a grace period has passed, no reader holds it. */
-static SLX_UNUSED void slr_leaf_rcu(struct rcu_head *h)
+/* Free a node that no reader can hold any more, leaf or index node (the
+ * shared leading fields tell which). */
+static SLX_UNUSED void slr_free_retired(struct slr_leaf *x)
 {
-    struct slr_leaf *x =
-        (struct slr_leaf *)(void *)((char *)h - offsetof(struct slr_leaf, rcu));
-    SLR_TSAN_ACQUIRE(&skiplist_rcu_tsan_gp);
     SLR_TSAN_ACQUIRE(x);
-    slr_free_leaf_now(x->list, x);
+    if (x->level == 0)
+        slr_free_leaf_now(x->list, x);
+    else
+        slr_free_inode_now(x->list, (struct slr_inode *)(void *)x);
+}
+
+/* Frees a node chain built by slr_retire (docs/design.md, "Memory"). */
+static SLX_UNUSED void slr_free_chain(void *node)
+{
+    while (node) {
+        struct slr_leaf *x = (struct slr_leaf *)node;
+        node = x->retired_next;
+        slr_free_retired(x);
+    }
+}
+
+/* The call_rcu callback of a batch: a grace period has passed since the
+ * last of its nodes was unlinked, so no reader holds any of them. */
+static SLX_UNUSED void slr_batch_rcu(struct rcu_head *h)
+{
+    SLR_TSAN_ACQUIRE(&skiplist_rcu_tsan_gp);
+    slr_free_chain((char *)h - offsetof(struct slr_leaf, rcu));
     SLR_TSAN_RELEASE(&skiplist_rcu_tsan_gp); /* for rcu_barrier()'s caller */
 }
 
-static SLX_UNUSED void slr_inode_rcu(struct rcu_head *h)
-{
-    struct slr_inode *P =
-        (struct slr_inode *)(void *)((char *)h -
-                                     offsetof(struct slr_inode, rcu));
-    SLR_TSAN_ACQUIRE(&skiplist_rcu_tsan_gp);
-    SLR_TSAN_ACQUIRE(P);
-    slr_free_inode_now(P->list, P);
-    SLR_TSAN_RELEASE(&skiplist_rcu_tsan_gp);
-}
+/* Nodes retired per call_rcu: one call per node made every write wake
+ * liburcu's call_rcu thread, which then preempted the writer. */
+#define SLR_BATCH 64u
 
 /* A node no reader can newly reach: free it once current readers are
- * done. (The planted fault frees it at once, which the stress suite must
- * catch.) */
-static SLX_UNUSED void slr_retire(void *node, int is_leaf)
+ * done. It joins the calling thread's shard's batch, and a full batch goes
+ * to call_rcu as one callback (its nodes were all unlinked before the
+ * call, so one grace period covers them). The planted fault frees it at
+ * once, which the stress suite must catch. */
+static SLX_UNUSED void slr_retire(struct slr_list *L, void *node)
 {
     SLR_TSAN_RELEASE(node);
 #ifdef SKIPLIST_RCU_PLANT_NO_GRACE
-    if (is_leaf)
-        slr_free_leaf_now(((struct slr_leaf *)node)->list,
-                          (struct slr_leaf *)node);
-    else
-        slr_free_inode_now(((struct slr_inode *)node)->list,
-                           (struct slr_inode *)node);
+    (void)L;
+    slr_free_retired((struct slr_leaf *)node);
 #else
-    if (is_leaf)
-        call_rcu(&((struct slr_leaf *)node)->rcu, slr_leaf_rcu);
-    else
-        call_rcu(&((struct slr_inode *)node)->rcu, slr_inode_rcu);
+    struct slr_batch *B = &L->batch[slr_my_shard()];
+    struct slr_leaf *x = (struct slr_leaf *)node;
+    void *head = __atomic_load_n(&B->head, __ATOMIC_RELAXED);
+    do
+        x->retired_next = head;
+    while (!__atomic_compare_exchange_n(&B->head, &head, node, 1,
+                                        __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+    if (__atomic_add_fetch(&B->count, 1, __ATOMIC_RELAXED) < SLR_BATCH)
+        return;
+    __atomic_store_n(&B->count, 0, __ATOMIC_RELAXED);
+    void *all = __atomic_exchange_n(&B->head, NULL, __ATOMIC_ACQUIRE);
+    if (all)
+        call_rcu(&((struct slr_leaf *)all)->rcu, slr_batch_rcu);
 #endif
+}
+
+/* Every batch not yet handed over (destroy, no reader left). */
+static SLX_UNUSED void slr_retire_drain(struct slr_list *L)
+{
+    for (unsigned i = 0; i < SLR_SHARDS; i++) {
+        SLR_TSAN_ACQUIRE(&L->batch[i]);
+        slr_free_chain(
+            __atomic_exchange_n(&L->batch[i].head, NULL, __ATOMIC_ACQUIRE));
+    }
 }
 
 static SLX_UNUSED struct slr_leaf *slr_new_leaf(struct slr_list *L)
@@ -541,7 +583,7 @@ static SLX_UNUSED struct slr_leaf *slr_new_leaf(struct slr_list *L)
         L->alloc.ctx, L->leaf_bytes, SLR_ALLOC_LEAF);
     if (x) {
         x->n = 0;
-        x->unused = 0;
+        x->level = 0;
         x->parent = NULL;
         x->list = L;
     }
@@ -971,7 +1013,7 @@ static SLX_UNUSED void slr_op_finish(struct slr_op *op)
             SLR_STORE(&((struct slr_inode *)op->old[i])->dead, 1u);
     slr_unlock_from(op, 0);
     for (unsigned i = 0; i < op->nold; i++)
-        slr_retire(op->old[i], op->old_leaf[i]);
+        slr_retire(op->L, op->old[i]);
     op->nfresh = op->nold = 0;
 }
 
@@ -2027,6 +2069,7 @@ static SLX_UNUSED void slr_destroy(const struct slx_type *ty,
         return;
     rcu_barrier(); /* retired nodes' callbacks use L's allocator */
     SLR_TSAN_ACQUIRE(&skiplist_rcu_tsan_gp);
+    slr_retire_drain(L);
     slr_free_tree(ty, L, slr_root(ty, L), fn, arg);
     slr_free_inode_now(L, L->top);
     L->top = NULL;
