@@ -191,8 +191,8 @@ static int owned_cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* count distinct random keys: a repeat (about count^2 / 2^65 of them, so
- * practically never) is replaced by a fresh draw. */
+/* Fills key[0..count) with distinct random keys: a repeat (about
+ * count^2 / 2^65 of them, so practically never) gets a fresh draw. */
 static void distinct_keys(uint64_t *key, size_t count, uint64_t *rng)
 {
     struct key_idx *s = xmalloc(count * sizeof(*s));
