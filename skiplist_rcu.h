@@ -175,7 +175,9 @@ struct slr_leaf {
     struct slr_inode *parent; /* atomic; writers only */
     struct slr_list *list;    /* whose allocator frees it */
     struct rcu_head rcu;      /* retired: the batch's call_rcu */
-    void *retired_next;       /* retired: the next node of its batch */
+    void *retired_next;       /* retired: the next node of its batch (and
+                               * in the default allocator's free lists) */
+    void *retired_tail;       /* retired, a batch's first node: its last */
 };
 
 /* An index node: entries[cap] of (key, child) side by side after the
@@ -191,7 +193,8 @@ struct slr_inode {
     struct slr_inode *parent; /* atomic; writers only; NULL for the top */
     struct slr_list *list;
     struct rcu_head rcu;
-    void *retired_next; /* (the fields so far are a leaf's, in its order:
+    void *retired_next;
+    void *retired_tail; /* (the fields so far are a leaf's, in its order:
                          * a retired node is freed knowing only them) */
     uint32_t cap;
     uint32_t dead; /* atomic: replaced; set under lock */
@@ -232,11 +235,12 @@ struct slr_pool {
     struct slr_shard shard[SLR_SHARDS];
 };
 
-/* Retired nodes of one shard waiting to go to call_rcu together. */
+/* Retired nodes of one shard and one kind (leaves, index nodes) waiting
+ * to go to call_rcu together. */
 struct slr_batch {
-    void *head;     /* atomic: chained by retired_next */
-    uint32_t count; /* atomic: about how many */
-    char pad[52];
+    pthread_mutex_t lock;
+    void *head, *tail; /* chained by retired_next, under lock */
+    unsigned count;
 };
 
 /* The list: where the root hangs, how nodes are allocated, and counters
@@ -254,8 +258,8 @@ struct slr_list {
     uint64_t seed;
     char pad[64];
     uint64_t draws; /* atomic: height draws so far (the generator's input) */
-    uint64_t retries, splits, merges;   /* atomic */
-    struct slr_batch batch[SLR_SHARDS]; /* retired, not yet at call_rcu */
+    uint64_t retries, splits, merges;      /* atomic */
+    struct slr_batch batch[SLR_SHARDS][2]; /* retired, not yet at call_rcu */
 };
 
 struct slr_iter {
@@ -424,7 +428,7 @@ static SLX_UNUSED void *slr_pool_alloc(struct slr_pool *P)
         S->local = __atomic_exchange_n(&S->incoming, NULL, __ATOMIC_ACQUIRE);
     if (S->local) {
         b = S->local;
-        memcpy(&S->local, b, sizeof(void *));
+        S->local = ((struct slr_leaf *)b)->retired_next;
         if (S->local) /* freed long ago, so cold: the next pop reads it */
             SLX_PREFETCH(S->local);
     } else if (S->left >= P->size || slr_pool_grow(P, i)) {
@@ -438,20 +442,32 @@ static SLX_UNUSED void *slr_pool_alloc(struct slr_pool *P)
     return b;
 }
 
-static SLX_UNUSED void slr_pool_free(struct slr_pool *P, void *b)
+/* Return the chain head..tail (linked through retired_next, all from one
+ * chunk's shard when there are several: see slr_pool_free) to the pool in
+ * one push, touching only its two ends. */
+static SLX_UNUSED void slr_pool_free_chain(struct slr_pool *P, void *head,
+                                           void *tail)
 {
     unsigned i = 0;
 #if SLX_HUGEPAGES
     const unsigned char *c =
-        (const unsigned char *)((uintptr_t)b & ~(SLR_POOL_CHUNK - 1));
+        (const unsigned char *)((uintptr_t)head & ~(SLR_POOL_CHUNK - 1));
     memcpy(&i, c + sizeof(void *), sizeof i);
 #endif
     struct slr_shard *S = &P->shard[i];
-    void *head = __atomic_load_n(&S->incoming, __ATOMIC_RELAXED);
+    struct slr_leaf *t = (struct slr_leaf *)tail;
+    void *old = __atomic_load_n(&S->incoming, __ATOMIC_RELAXED);
     do
-        memcpy(b, &head, sizeof(void *));
-    while (!__atomic_compare_exchange_n(&S->incoming, &head, b, 1,
+        t->retired_next = old;
+    while (!__atomic_compare_exchange_n(&S->incoming, &old, head, 1,
                                         __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+}
+
+/* Blocks are leaves and index nodes: the free lists link them through the
+ * field retired nodes are chained by. */
+static SLX_UNUSED void slr_pool_free(struct slr_pool *P, void *b)
+{
+    slr_pool_free_chain(P, b, b);
 }
 
 static SLX_UNUSED void slr_pool_release(struct slr_pool *P)
@@ -516,11 +532,23 @@ static SLX_UNUSED void slr_free_retired(struct slr_leaf *x)
         slr_free_inode_now(x->list, (struct slr_inode *)(void *)x);
 }
 
-/* Frees a node chain built by slr_retire (docs/design.md, "Memory"). */
+/* Frees a chain built by slr_retire: nodes of one kind, linked through
+ * retired_next, the first one naming the last. With the default
+ * allocator the chain goes back to the pool whole, touching two nodes;
+ * a caller's allocator gets each node. */
 static SLX_UNUSED void slr_free_chain(void *node)
 {
+    struct slr_leaf *x = (struct slr_leaf *)node;
+    if (!x)
+        return;
+    struct slr_list *L = x->list;
+    if (L->pooled && x->level == 0) {
+        /* (index nodes, rarer, each have a mutex to destroy) */
+        slr_pool_free_chain(&L->pool[0], x, x->retired_tail);
+        return;
+    }
     while (node) {
-        struct slr_leaf *x = (struct slr_leaf *)node;
+        x = (struct slr_leaf *)node;
         node = x->retired_next;
         slr_free_retired(x);
     }
@@ -536,32 +564,52 @@ static SLX_UNUSED void slr_batch_rcu(struct rcu_head *h)
 }
 
 /* Nodes retired per call_rcu: one call per node made every write wake
- * liburcu's call_rcu thread, which then preempted the writer. */
+ * liburcu's call_rcu thread, which then preempted the writer, and had that
+ * thread touch every node it freed. */
 #define SLR_BATCH 64u
 
+/* Take batch B's chain (B locked), its first node naming its last. */
+static SLX_UNUSED void *slr_batch_take(struct slr_batch *B)
+{
+    void *all = B->head;
+    if (all)
+        ((struct slr_leaf *)all)->retired_tail = B->tail;
+    B->head = B->tail = NULL;
+    B->count = 0;
+    return all;
+}
+
 /* A node no reader can newly reach: free it once current readers are
- * done. It joins the calling thread's shard's batch, and a full batch goes
- * to call_rcu as one callback (its nodes were all unlinked before the
- * call, so one grace period covers them). The planted fault frees it at
- * once, which the stress suite must catch. */
+ * done. It joins the batch of its kind in the calling thread's shard, and
+ * a full batch goes to call_rcu as one callback (its nodes were all
+ * unlinked before the call, so one grace period covers them). Index
+ * nodes of another capacity (a root grown wide) are not pooled and go
+ * alone. The planted fault frees at once, which the stress suite must
+ * catch. */
 static SLX_UNUSED void slr_retire(struct slr_list *L, void *node)
 {
+    struct slr_leaf *x = (struct slr_leaf *)node;
     SLR_TSAN_RELEASE(node);
 #ifdef SKIPLIST_RCU_PLANT_NO_GRACE
     (void)L;
-    slr_free_retired((struct slr_leaf *)node);
+    slr_free_retired(x);
 #else
-    struct slr_batch *B = &L->batch[slr_my_shard()];
-    struct slr_leaf *x = (struct slr_leaf *)node;
-    void *head = __atomic_load_n(&B->head, __ATOMIC_RELAXED);
-    do
-        x->retired_next = head;
-    while (!__atomic_compare_exchange_n(&B->head, &head, node, 1,
-                                        __ATOMIC_RELEASE, __ATOMIC_RELAXED));
-    if (__atomic_add_fetch(&B->count, 1, __ATOMIC_RELAXED) < SLR_BATCH)
+    if (x->level && ((struct slr_inode *)node)->cap != L->icap) {
+        x->retired_next = NULL;
+        x->retired_tail = x;
+        call_rcu(&x->rcu, slr_batch_rcu);
         return;
-    __atomic_store_n(&B->count, 0, __ATOMIC_RELAXED);
-    void *all = __atomic_exchange_n(&B->head, NULL, __ATOMIC_ACQUIRE);
+    }
+    struct slr_batch *B = &L->batch[slr_my_shard()][x->level ? 1 : 0];
+    void *all = NULL;
+    pthread_mutex_lock(&B->lock);
+    x->retired_next = B->head;
+    if (!B->head)
+        B->tail = x;
+    B->head = x;
+    if (++B->count >= SLR_BATCH)
+        all = slr_batch_take(B);
+    pthread_mutex_unlock(&B->lock);
     if (all)
         call_rcu(&((struct slr_leaf *)all)->rcu, slr_batch_rcu);
 #endif
@@ -570,11 +618,26 @@ static SLX_UNUSED void slr_retire(struct slr_list *L, void *node)
 /* Every batch not yet handed over (destroy, no reader left). */
 static SLX_UNUSED void slr_retire_drain(struct slr_list *L)
 {
-    for (unsigned i = 0; i < SLR_SHARDS; i++) {
-        SLR_TSAN_ACQUIRE(&L->batch[i]);
-        slr_free_chain(
-            __atomic_exchange_n(&L->batch[i].head, NULL, __ATOMIC_ACQUIRE));
-    }
+    for (unsigned i = 0; i < SLR_SHARDS; i++)
+        for (unsigned k = 0; k < 2; k++) {
+            struct slr_batch *B = &L->batch[i][k];
+            pthread_mutex_lock(&B->lock);
+            void *all = slr_batch_take(B);
+            pthread_mutex_unlock(&B->lock);
+            slr_free_chain(all);
+        }
+}
+
+/* Batches' locks: made at init, destroyed at destroy. */
+static SLX_UNUSED void slr_batches(struct slr_list *L, int make)
+{
+    for (unsigned i = 0; i < SLR_SHARDS; i++)
+        for (unsigned k = 0; k < 2; k++) {
+            if (make)
+                pthread_mutex_init(&L->batch[i][k].lock, NULL);
+            else
+                pthread_mutex_destroy(&L->batch[i][k].lock);
+        }
 }
 
 static SLX_UNUSED struct slr_leaf *slr_new_leaf(struct slr_list *L)
@@ -2008,6 +2071,7 @@ static SLX_UNUSED int slr_init(const struct slx_type *ty, struct slr_list *L,
     L->leaf_bytes = slr_leaf_bytes(ty);
     L->istride = slr_istride(ty);
     L->icap = ty->icap;
+    slr_batches(L, 1);
     L->extent = ty->extent;
     L->seed = seed;
     struct slr_inode *top = slr_new_inode(ty, L, 1, ty->max_level);
@@ -2026,6 +2090,7 @@ static SLX_UNUSED int slr_init(const struct slx_type *ty, struct slr_list *L,
             slr_pool_release(&L->pool[0]);
             slr_pool_release(&L->pool[1]);
         }
+        slr_batches(L, 0);
         return -ENOMEM;
     }
     memset(slr_ikey(ty, top, 0), 0, ty->ks);
@@ -2070,6 +2135,7 @@ static SLX_UNUSED void slr_destroy(const struct slx_type *ty,
     rcu_barrier(); /* retired nodes' callbacks use L's allocator */
     SLR_TSAN_ACQUIRE(&skiplist_rcu_tsan_gp);
     slr_retire_drain(L);
+    slr_batches(L, 0);
     slr_free_tree(ty, L, slr_root(ty, L), fn, arg);
     slr_free_inode_now(L, L->top);
     L->top = NULL;
