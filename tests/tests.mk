@@ -114,12 +114,13 @@ test: test-deps
 # qsbr, bp: one -D switch and one library each), and all three under
 # ASan+UBSan (memb, at -O1: half the build time, the same checks).
 #   make test-rcu        build and run only these
-#   make test-rcu-soak   the same with TEST_SCALE=$(RCU_SOAK_SCALE)
+#   make test-rcu-soak   the same with TEST_SCALE=$(RCU_SOAK_SCALE) (default 10)
 # Replay: SEED=<n> build/tests/rcu/rcu-tests-memb --filter 'rcu_diff/<t>'.
 RCU_DIR     := $(BUILD)/tests/rcu
 RCU_FLAVORS := memb mb qsbr bp
 RCU_SUITES  := test_rcu_diff test_rcu_stress
-RCU_SOAK_SCALE ?= 20
+RCU_SOAK_SCALE ?= 10
+RCU_TSAN_ROUNDS ?= 6
 TEST_DEPS   += liburcu-dev
 
 RCU_DEF_memb :=
@@ -201,7 +202,8 @@ test-rcu-run:
 	@echo "==== skiplist_rcu.h suites under ASan+UBSan"
 	LSAN_OPTIONS="exitcode=0:$$LSAN_OPTIONS" $(RCU_DIR)/rcu-tests-asan
 	@echo "==== skiplist_rcu.h stress under ThreadSanitizer"
-	$(RCU_TSAN_ENV) $(RCU_DIR)/rcu-stress-tsan
+	$(RCU_TSAN_ENV) $(RCU_DIR)/rcu-stress-tsan $(RCU_TSAN_ROUNDS)
+	$(RCU_TSAN_ENV) $(RCU_DIR)/rcu-stress-tsan 2 library
 	@echo "==== skiplist_rcu.h planted faults"
 	$(RCU_DIR)/rcu-planted
 

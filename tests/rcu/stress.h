@@ -11,8 +11,11 @@
  * writer per key, neighbours to different writers so that every writer
  * works in every leaf. Each writer keeps an exact model of its own keys
  * and checks every result against it (a refused insert or erase included:
- * nobody else touches its keys), filling its keys to a high mark and
- * draining them to a low one so leaves split and merge all the time.
+ * nobody else touches its keys). Half its writes toggle keys of a small
+ * hot zone, where the writers meet in the same leaves (and lose races:
+ * stats.retries) and the readers look most; the others fill all its keys
+ * to a high mark and drain them to a low one, so the index grows and
+ * shrinks and leaves split and merge all the time.
  * Readers check what must hold whatever the writers do: a permanent key
  * is always found, a never-inserted key never is, every element returned
  * is one of ours with the right key (a pointer out of the pool or a wrong
@@ -33,7 +36,14 @@
  * their element is reused. Readers look up points: a point in a permanent
  * extent must give that extent, a point above the space in use nothing,
  * any other hit must contain the point; overlap queries and iteration are
- * checked against the permanent extents as the map's are.
+ * checked against the permanent extents as the map's are. Half the
+ * allocations and most probes go to a hot zone at the bottom of the space.
+ *
+ * Threads outnumber this machine's cores and yield at random points
+ * (inside read-side sections too), to widen the interleavings. A watchdog
+ * fails a run in which the waited-for threads stop finishing operations
+ * (a deadlock on a lock in a freed node, an endless walk) instead of
+ * hanging the suite.
  */
 #ifndef RCU_STRESS_H
 #define RCU_STRESS_H
@@ -47,6 +57,8 @@ struct stress_cfg {
     unsigned long writer_ops; /* per writer */
     unsigned yield_one_in;    /* sched_yield() odds at yield points */
     uint64_t seed;
+    bool library_alloc; /* the header's own pools (init with NULL), not the
+                         * counting, poisoning allocator of rcu_common.h */
 };
 
 struct stress_result {
@@ -200,11 +212,25 @@ static void st_sum(struct stress_result *res, const struct st_thread *t,
     }
 }
 
-/* After destroy: every block back (after the pending frees ran). */
-static void st_allocator_end(struct ra *ra, struct stress_result *res)
+/* The allocator a run's list uses. */
+static const struct skiplist_allocator *st_allocator(struct ra *ra,
+                                                     const struct stress_cfg *c)
+{
+    ra_init(ra);
+    return c->library_alloc ? NULL : &ra->iface;
+}
+
+/* After destroy: every block back (after the pending frees ran). With
+ * the library's pools only LeakSanitizer can tell (ASan builds). */
+static void st_allocator_end(struct ra *ra, const struct stress_cfg *cfg,
+                             struct stress_result *res)
 {
     rcu_barrier();
     ra_fini(ra);
+    if (cfg->library_alloc) {
+        res->leaked = tc_no_leaks() ? 0 : -1;
+        return;
+    }
     res->leaked = atomic_load(&ra->live);
     res->bad_frees = atomic_load(&ra->bad_frees);
     res->scribbled = atomic_load(&ra->scribbled);
@@ -768,8 +794,7 @@ static void map_stress(const struct rmap_ops *o, void *sl,
         s.items[i].key = s.twins[i].key = ms_key(i);
         s.items[i].id = s.twins[i].id = (uint32_t)i;
     }
-    ra_init(&ra);
-    if (o->init(sl, &ra.iface, cfg->seed) != 0) {
+    if (o->init(sl, st_allocator(&ra, cfg), cfg->seed) != 0) {
         rt_fail("map: init failed");
         return;
     }
@@ -783,7 +808,7 @@ static void map_stress(const struct rmap_ops *o, void *sl,
     res->secs = rt_now() - t0;
     st_sum(res, t, cfg->writers + cfg->readers);
     ms_final_check(&s, res);
-    st_allocator_end(&ra, res);
+    st_allocator_end(&ra, cfg, res);
 }
 
 /* ========================================================= extent face */
@@ -1329,8 +1354,7 @@ static void ext_stress(const struct rext_ops *o, void *sl,
     s.ext = (struct rext *)calloc(s.next, sizeof(*s.ext));
     for (size_t i = 0; i < s.next; i++)
         s.ext[i].id = (uint32_t)i;
-    ra_init(&ra);
-    if (o->init(sl, &ra.iface, cfg->seed) != 0) {
+    if (o->init(sl, st_allocator(&ra, cfg), cfg->seed) != 0) {
         rt_fail("extent: init failed");
         free(s.ext);
         return;
@@ -1351,7 +1375,7 @@ static void ext_stress(const struct rext_ops *o, void *sl,
     res->secs = rt_now() - t0;
     st_sum(res, t, cfg->writers + cfg->readers);
     xs_final_check(&s, res);
-    st_allocator_end(&ra, res);
+    st_allocator_end(&ra, cfg, res);
     free(s.ext);
 }
 
@@ -1361,21 +1385,31 @@ static void stress_print(FILE *f, const char *what, const char *label,
                          const struct stress_cfg *cfg,
                          const struct stress_result *r)
 {
+    char mem[160];
+    if (!cfg->library_alloc)
+        snprintf(mem, sizeof(mem),
+                 "counting allocator: %lu allocations, %ld leaked, %lu bad "
+                 "frees, %lu written after free",
+                 r->allocs, r->leaked, r->bad_frees, r->scribbled);
+    else
+        snprintf(mem, sizeof(mem), "the library's pools: leaks %s",
+                 !TC_SANITIZED ? "not counted (no LSan here)"
+                 : r->leaked   ? "FOUND by LSan"
+                               : "none (LSan)");
     fprintf(f,
             "rcu_stress %s %s (%s): %u writers + %u readers, %.2f s: "
             "%lu writer ops (%lu adds, %lu removes, %lu refusals%s), "
             "%lu reader ops (%lu walks, %lu steps); retries %" PRIu64
             ", splits %" PRIu64 ", merges %" PRIu64
             "; readers saw %lu changes across sections, %lu within one; "
-            "final count %zu, adds - removes - count = %ld; %lu "
-            "allocations, %ld leaked, %lu bad frees, %lu written after "
-            "free; %lu failures\n",
+            "final count %zu, adds - removes - count = %ld; %s; %lu "
+            "failures\n",
             what, label, RT_FLAVOR, cfg->writers, cfg->readers, r->secs,
             r->writer_ops, r->adds, r->removes, r->refusals,
             r->hole_nospc ? ", some insert_hole -ENOSPC" : "", r->reader_ops,
             r->walks, r->walk_steps, r->st.retries, r->st.splits, r->st.merges,
             r->changes_across, r->changes_within, r->final_count, r->balance,
-            r->allocs, r->leaked, r->bad_frees, r->scribbled, rt_failures());
+            mem, rt_failures());
 }
 
 /* What a run must show besides no failure: it raced, nothing leaked. */
@@ -1388,7 +1422,7 @@ static const char *stress_verdict(const struct stress_result *r)
     if (r->st.splits == 0 || r->st.merges == 0)
         return "no split or no merge happened";
     if (r->leaked != 0)
-        return "allocator blocks leaked after destroy and rcu_barrier()";
+        return "memory leaked after destroy and rcu_barrier()";
     if (r->bad_frees != 0 || r->scribbled != 0)
         return "bad frees, or memory written after its free";
     return NULL;

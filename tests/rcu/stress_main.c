@@ -4,8 +4,11 @@
  * (tests.mk runs it as part of `make test`) and the planted-fault builds
  * (tests/rcu/test_rcu_planted.c compiles it with -DSKIPLIST_RCU_PLANT_...).
  * Runs the map and the extent stress on small nodes (KPN 4, MAXLVL 3,
- * PSHIFT 1), `rounds` times (argument, default 1), each round with a new
- * seed from the first (SEED=<n> replays the streams, not the timing).
+ * PSHIFT 1), `rounds` times, each round with a new seed from the first
+ * (SEED=<n> replays the streams, not the timing).
+ *
+ * Usage: stress_main [rounds [library]]: rounds default 1; "library" runs
+ * on the header's own allocator instead of the counting, poisoning one.
  *
  * Prints each round's figures; then "clean: ..." and exit 0, or
  * "FAILED: <what>" and exit 1. A crash in a plain build prints "crashed"
@@ -41,9 +44,9 @@ static void on_crash(int sig)
 }
 
 /* One round of both faces; the first failure's message, or NULL. */
-static const char *round_once(uint64_t seed)
+static const char *round_once(uint64_t seed, bool library)
 {
-    struct stress_cfg cfg = {3, 3, rt_ops(20000), 4, seed};
+    struct stress_cfg cfg = {3, 3, rt_ops(20000), 4, seed, library};
     struct stress_result res;
     map_stress(&dm_ops, &the_list, &cfg, &res);
     stress_exit_if_stalled(dm_ops.label);
@@ -61,6 +64,7 @@ static const char *round_once(uint64_t seed)
 int main(int argc, char **argv)
 {
     unsigned long rounds = argc > 1 ? strtoul(argv[1], NULL, 0) : 1;
+    bool library = argc > 2 && strcmp(argv[2], "library") == 0;
     if (!TC_SANITIZED && !RT_TSAN) {
         signal(SIGSEGV, on_crash);
         signal(SIGBUS, on_crash);
@@ -69,7 +73,7 @@ int main(int argc, char **argv)
     rcu_register_thread();
     uint64_t seed = tc_seed("rcu stress_main");
     for (unsigned long i = 0; i < rounds; i++) {
-        const char *bad = round_once(seed + i);
+        const char *bad = round_once(seed + i, library);
         if (bad) {
             printf("FAILED: round %lu: %s\n", i + 1, bad);
             rcu_unregister_thread();
@@ -77,6 +81,7 @@ int main(int argc, char **argv)
         }
     }
     rcu_unregister_thread();
-    printf("clean: %lu rounds of map and extent stress\n", rounds);
+    printf("clean: %lu rounds of map and extent stress (%s)\n", rounds,
+           library ? "the library's allocator" : "counting allocator");
     return 0;
 }

@@ -365,7 +365,7 @@ Test(rcu_diff, map_descending)
 
 /* ========================================================= extent face */
 
-#define XD_POOL 256
+#define XD_POOL 512
 #define XD_SPACE 4096u /* the window of key space a run uses */
 #define XD_MAXSIZE 40u
 #define XD_WALK 24
