@@ -62,7 +62,14 @@ struct rmap_ops {
                    void *ctx);
 };
 
-#define RMAP_OPS_DEFINE(name, label_, desc_)                                   \
+/* Keys cross the table as uint64_t; an instantiation over another key
+ * type converts with KEY(k) (RMAP_OPS_DEFINE_KEYS); the order must be
+ * the uint64_t one, as the model keeps it. */
+#define RT_KEY_U64(k) (k)
+#define RMAP_OPS_DEFINE(name, label_, desc_) \
+    RMAP_OPS_DEFINE_KEYS(name, label_, desc_, RT_KEY_U64)
+
+#define RMAP_OPS_DEFINE_KEYS(name, label_, desc_, KEY)                         \
     static int name##_w_init(void *sl, const struct skiplist_allocator *a,     \
                              uint64_t seed)                                    \
     {                                                                          \
@@ -86,23 +93,23 @@ struct rmap_ops {
     }                                                                          \
     static struct map_item *name##_w_find(void *sl, uint64_t k)                \
     {                                                                          \
-        return name##_find((struct name *)sl, k);                              \
+        return name##_find((struct name *)sl, KEY(k));                         \
     }                                                                          \
     static struct map_item *name##_w_lower_bound(void *sl, uint64_t k)         \
     {                                                                          \
-        return name##_lower_bound((struct name *)sl, k);                       \
+        return name##_lower_bound((struct name *)sl, KEY(k));                  \
     }                                                                          \
     static struct map_item *name##_w_upper_bound(void *sl, uint64_t k)         \
     {                                                                          \
-        return name##_upper_bound((struct name *)sl, k);                       \
+        return name##_upper_bound((struct name *)sl, KEY(k));                  \
     }                                                                          \
     static struct map_item *name##_w_floor(void *sl, uint64_t k)               \
     {                                                                          \
-        return name##_floor((struct name *)sl, k);                             \
+        return name##_floor((struct name *)sl, KEY(k));                        \
     }                                                                          \
     static struct map_item *name##_w_below(void *sl, uint64_t k)               \
     {                                                                          \
-        return name##_below((struct name *)sl, k);                             \
+        return name##_below((struct name *)sl, KEY(k));                        \
     }                                                                          \
     static struct map_item *name##_w_first(void *sl)                           \
     {                                                                          \
@@ -119,7 +126,7 @@ struct rmap_ops {
     }                                                                          \
     static int name##_w_erase_key(void *sl, uint64_t k, struct map_item **out) \
     {                                                                          \
-        return name##_erase_key((struct name *)sl, k, out);                    \
+        return name##_erase_key((struct name *)sl, KEY(k), out);               \
     }                                                                          \
     static int name##_w_erase(void *sl, struct map_item *e)                    \
     {                                                                          \
@@ -133,7 +140,7 @@ struct rmap_ops {
             return name##_iter_first(it, l);                                   \
         if (start == RT_LAST)                                                  \
             return name##_iter_last(it, l);                                    \
-        return name##_iter_seek(it, l, k);                                     \
+        return name##_iter_seek(it, l, KEY(k));                                \
     }                                                                          \
     static size_t name##_w_walk(void *sl, int start, uint64_t k,               \
                                 const signed char *moves, size_t nmoves,       \

@@ -50,6 +50,8 @@
 
 #include "rcu_ops.h"
 
+#include "../model_extent.h"
+
 /* ------------------------------------------------------------- settings */
 
 struct stress_cfg {
@@ -811,6 +813,216 @@ static void map_stress(const struct rmap_ops *o, void *sl,
     st_allocator_end(&ra, cfg, res);
 }
 
+/* ====================================================== contended keys */
+
+/*
+ * Every writer inserts and erases the SAME few keys, each with elements
+ * of its own: per key, inserts and erases must succeed alternately
+ * whatever the interleaving, so at the end successes(insert) -
+ * successes(erase) is 0 or 1 and says whether the key is in the list;
+ * two inserts of one key that both succeed (a duplicate), or an erase
+ * that removes nothing it reports, breaks that. -EEXIST must name an
+ * element with the key, erase_key must hand back one. Readers check
+ * finds and walks (strictly increasing: a duplicate key would show).
+ */
+#define DU_KEYS 192u
+#define DU_BASE 1000u
+
+struct map_duel {
+    const struct rmap_ops *o;
+    void *sl;
+    const struct stress_cfg *cfg;
+    struct map_item items[ST_MAX_THREADS][DU_KEYS]; /* per writer */
+    atomic_ulong ins[DU_KEYS], del[DU_KEYS];        /* successes per key */
+    unsigned long eexist, enoent;                   /* summed after */
+};
+
+static bool du_valid(const struct map_duel *d, const struct map_item *e,
+                     uint64_t key)
+{
+    uintptr_t p = (uintptr_t)e, b = (uintptr_t)d->items;
+    if (p < b || p >= b + sizeof(d->items) || (p - b) % sizeof(*e))
+        return false;
+    return e->key == key && e->key == DU_BASE + e->id % DU_KEYS;
+}
+
+static void du_insert(struct map_duel *d, struct st_thread *t, size_t k)
+{
+    struct map_item *x = NULL, *e = &d->items[t->id][k];
+    skiplist_rcu_read_lock(); /* *existing is read inside */
+    int rc = d->o->insert(d->sl, e, &x);
+    if (rc == 0) {
+        atomic_fetch_add(&d->ins[k], 1);
+        t->adds++;
+    } else if (rc == -EEXIST && du_valid(d, x, e->key)) {
+        t->refusals++;
+    } else {
+        rt_fail("duel writer %u: insert %" PRIu64 ": %d (existing %p)", t->id,
+                e->key, rc, (void *)x);
+    }
+    skiplist_rcu_read_unlock();
+}
+
+static void du_erase(struct map_duel *d, struct st_thread *t, size_t k)
+{
+    struct map_item *x = NULL, *e = &d->items[t->id][k];
+    bool by_key = tc_below(&t->rng, 4) != 0;
+    int rc =
+        by_key ? d->o->erase_key(d->sl, e->key, &x) : d->o->erase(d->sl, e);
+    if (rc == 0 && (!by_key || du_valid(d, x, e->key))) {
+        atomic_fetch_add(&d->del[k], 1);
+        t->removes++;
+    } else if (rc == -ENOENT) {
+        t->nospc++; /* here: the count of -ENOENT */
+    } else {
+        rt_fail("duel writer %u: %s %" PRIu64 ": %d (out %p)", t->id,
+                by_key ? "erase_key" : "erase", e->key, rc, (void *)x);
+    }
+}
+
+static void *du_writer_main(void *arg)
+{
+    struct st_thread *t = (struct st_thread *)arg;
+    struct map_duel *d = (struct map_duel *)t->run;
+    st_enter();
+    for (; t->ops < d->cfg->writer_ops && st_running(); t->ops++) {
+        size_t k = (size_t)tc_below(&t->rng, DU_KEYS);
+        (tc_below(&t->rng, 2) ? du_insert : du_erase)(d, t, k);
+        rt_maybe_yield(&t->rng, d->cfg->yield_one_in);
+        rt_quiescent();
+        st_tick(true);
+    }
+    st_leave(true);
+    return NULL;
+}
+
+struct du_walk {
+    struct map_duel *d;
+    uint64_t prev;
+    size_t n;
+};
+
+static bool du_step(void *ctx, void *elem)
+{
+    struct du_walk *w = (struct du_walk *)ctx;
+    struct map_item *e = (struct map_item *)elem;
+    if (!e || !du_valid(w->d, e, e->key) || (w->n && e->key <= w->prev)) {
+        rt_fail("duel reader: a walk went from %" PRIu64 " to %p", w->prev,
+                (void *)e);
+        return false;
+    }
+    w->prev = e->key;
+    w->n++;
+    return true;
+}
+
+/* A find, twice with a yield between; either answer is one of ours with
+ * the key, and what changed (the element, or its presence) is counted. */
+static void du_read_find(struct map_duel *d, struct st_thread *t,
+                         const struct map_item **seen, size_t k)
+{
+    uint64_t key = DU_BASE + k;
+    struct map_item *e = d->o->find(d->sl, key);
+    rt_maybe_yield(&t->rng, 2);
+    struct map_item *again = d->o->find(d->sl, key);
+    if ((e && !du_valid(d, e, key)) || (again && !du_valid(d, again, key))) {
+        rt_fail("duel reader: find(%" PRIu64 ") gave %p, then %p", key,
+                (void *)e, (void *)again);
+        return;
+    }
+    t->within += again != e;
+    t->across += seen[k] != e;
+    seen[k] = again;
+}
+
+static void *du_reader_main(void *arg)
+{
+    struct st_thread *t = (struct st_thread *)arg;
+    struct map_duel *d = (struct map_duel *)t->run;
+    const struct map_item *seen[DU_KEYS] = {0};
+    st_enter();
+    while (!atomic_load(&st_stop) && st_running()) {
+        size_t k = (size_t)tc_below(&t->rng, DU_KEYS);
+        uint64_t key = DU_BASE + k;
+        skiplist_rcu_read_lock();
+        if (tc_below(&t->rng, 4)) {
+            du_read_find(d, t, seen, k);
+        } else {
+            struct du_walk w = {d, 0, 0};
+            d->o->scan(d->sl, RT_SEEK, key, 1, du_step, &w);
+            t->walks++;
+            t->steps += w.n;
+        }
+        skiplist_rcu_read_unlock();
+        t->rops++;
+        rt_maybe_yield(&t->rng, 8);
+        rt_quiescent();
+        st_tick(false);
+    }
+    st_leave(false);
+    return NULL;
+}
+
+/* Per key: the successes alternate, and their balance is the presence. */
+static void du_final_check(struct map_duel *d, struct stress_result *res)
+{
+    char why[256] = "";
+    size_t present = 0;
+    if (d->o->check(d->sl, why, sizeof(why)) != 0)
+        rt_fail("duel: check after the run: %s", why);
+    skiplist_rcu_read_lock();
+    for (size_t k = 0; k < DU_KEYS; k++) {
+        unsigned long in = atomic_load(&d->ins[k]),
+                      out = atomic_load(&d->del[k]);
+        struct map_item *e = d->o->find(d->sl, DU_BASE + k);
+        if (in - out != (e != NULL) || (e && !du_valid(d, e, DU_BASE + k)))
+            rt_fail("duel: key %zu: %lu inserts and %lu erases succeeded, "
+                    "and it is %s",
+                    DU_BASE + k, in, out, e ? "present" : "absent");
+        present += e != NULL;
+    }
+    res->final_count = d->o->count(d->sl);
+    skiplist_rcu_read_unlock();
+    res->balance =
+        (long)res->adds - (long)res->removes - (long)res->final_count;
+    if (res->balance != 0 || present != res->final_count)
+        rt_fail("duel: adds - removes - count = %ld", res->balance);
+    d->o->stats(d->sl, &res->st);
+    d->o->destroy(d->sl, NULL, NULL);
+}
+
+static void map_duel(const struct rmap_ops *o, void *sl,
+                     const struct stress_cfg *cfg, struct stress_result *res)
+{
+    static struct map_duel d;
+    static struct st_thread t[ST_MAX_THREADS];
+    static struct ra ra; /* static: stuck threads may still hold it */
+    memset(&d, 0, sizeof(d));
+    memset(t, 0, sizeof(t));
+    memset(res, 0, sizeof(*res));
+    d.o = o;
+    d.sl = sl;
+    d.cfg = cfg;
+    for (size_t w = 0; w < ST_MAX_THREADS; w++)
+        for (size_t k = 0; k < DU_KEYS; k++) {
+            d.items[w][k].key = DU_BASE + k;
+            d.items[w][k].id = (uint32_t)(w * DU_KEYS + k);
+        }
+    if (o->init(sl, st_allocator(&ra, cfg), cfg->seed) != 0) {
+        rt_fail("duel: init failed");
+        return;
+    }
+    double t0 = rt_now();
+    if (!st_run(t, cfg, &d, du_writer_main, du_reader_main))
+        return; /* threads stuck: nothing more is safe */
+    res->secs = rt_now() - t0;
+    st_sum(res, t, cfg->writers + cfg->readers);
+    /* writers count -ENOENT where the others count -ENOSPC */
+    res->hole_nospc = 0;
+    du_final_check(&d, res);
+    st_allocator_end(&ra, cfg, res);
+}
+
 /* ========================================================= extent face */
 
 #define XS_SPACE 32768u /* writers allocate in [0, XS_SPACE) */
@@ -827,6 +1039,12 @@ static void map_stress(const struct rmap_ops *o, void *sl,
 #define XS_WATCH 64u /* points each reader watches for changes */
 #define XS_OWNER_PERM UINT32_MAX
 #define XS_HOT 2048u /* half the allocations and lookups go below it */
+/* Each writer also owns a private region above the shared space, where
+ * only it allocates: there insert_hole's answer is exactly the model's,
+ * whatever the others do beside it in the same nodes. */
+#define XS_PRIV_BASE (XS_SPACE + XS_ABOVE)
+#define XS_PRIV_SPAN 2048u
+#define XS_END (XS_PRIV_BASE + ST_MAX_THREADS * XS_PRIV_SPAN)
 
 struct ext_stress {
     const struct rext_ops *o;
@@ -835,7 +1053,7 @@ struct ext_stress {
     /* permanent extents first, then XS_PER_WRITER per writer */
     struct rext *ext;
     size_t next;
-    _Atomic uint32_t owner[XS_SPACE]; /* 1 + writer, XS_OWNER_PERM, 0 */
+    _Atomic uint32_t owner[XS_END]; /* 1 + writer, XS_OWNER_PERM, 0 */
     bool linked[XS_NPERM + ST_MAX_THREADS * XS_PER_WRITER];
 };
 
@@ -844,9 +1062,10 @@ static bool xs_valid(const struct ext_stress *s, const struct rext *e)
     uintptr_t p = (uintptr_t)e, b = (uintptr_t)s->ext;
     if (p < b || p >= b + s->next * sizeof(*e) || (p - b) % sizeof(*e))
         return false;
+    bool shared = e->start + e->size <= XS_SPACE;
+    bool priv = e->start >= XS_PRIV_BASE && e->start + e->size <= XS_END;
     return e->id == (size_t)(e - s->ext) && e->size >= 1 &&
-           e->size <= XS_MAXSIZE && e->start < XS_SPACE &&
-           e->start + e->size <= XS_SPACE;
+           e->size <= XS_MAXSIZE && (shared || priv);
 }
 
 static bool xs_check_elem(const struct ext_stress *s, const struct rext *e,
@@ -875,6 +1094,8 @@ struct xs_writer {
     struct st_thread *t;
     struct rext **free_, **live, **limbo;
     size_t nfree, nlive, nlimbo;
+    struct model_extent priv; /* its extents in its private region */
+    uint64_t priv_lo;         /* the region: [priv_lo, + XS_PRIV_SPAN) */
 };
 
 /* Claims e's units in the owner map: any already claimed is an overlap
@@ -938,6 +1159,40 @@ static void xs_hole(struct xs_writer *w, struct rext *e)
     xs_linked(w, e);
 }
 
+/* insert_hole in a window of its private region: the model's answer,
+ * exactly (lowest or highest, or -ENOSPC), concurrency or not. */
+static void xs_hole_private(struct xs_writer *w, struct rext *e)
+{
+    struct tc_rng *g = &w->t->rng;
+    uint64_t align = UINT64_C(1) << tc_below(g, 5), at = 0;
+    uint64_t lo = w->priv_lo + tc_below(g, XS_PRIV_SPAN);
+    uint64_t hi = lo + tc_below(g, XS_PRIV_SPAN);
+    bool highest = tc_below(g, 2);
+    if (hi >= w->priv_lo + XS_PRIV_SPAN)
+        hi = w->priv_lo + XS_PRIV_SPAN - 1;
+    e->size = 1 + tc_below(g, XS_MAXSIZE);
+    int want = mx_hole(&w->priv, e->size, align, lo, hi, highest, &at);
+    int rc =
+        w->s->o->hole(w->s->sl, e, align, lo, hi,
+                      highest ? SKIPLIST_HOLE_HIGHEST : SKIPLIST_HOLE_LOWEST);
+    if (rc != want || (rc == 0 && e->start != at)) {
+        rt_fail("extent writer %u: insert_hole size %" PRIu64 " align %" PRIu64
+                " in its own [%" PRIu64 ", %" PRIu64 "] %s: %d at %" PRIu64
+                ", the model %d at %" PRIu64,
+                w->t->id, e->size, align, lo, hi,
+                highest ? "highest" : "lowest", rc, rc ? 0 : e->start, want,
+                at);
+        return;
+    }
+    if (rc) {
+        w->t->nospc++;
+        w->free_[w->nfree++] = e;
+        return;
+    }
+    mx_insert(&w->priv, e->start, e->size, e, NULL);
+    xs_linked(w, e);
+}
+
 /* A plain insert somewhere: 0, or -EEXIST with a clash that overlaps. */
 static void xs_insert(struct xs_writer *w, struct rext *e)
 {
@@ -976,6 +1231,8 @@ static void xs_erase(struct xs_writer *w)
     struct rext *e = w->live[k];
     w->live[k] = w->live[--w->nlive];
     xs_unclaim(w, e);
+    if (e->start >= XS_PRIV_BASE)
+        mx_erase(&w->priv, e);
     int rc = s->o->erase(s->sl, e);
     if (rc != 0)
         rt_fail("extent writer %u: erase: %d", w->t->id, rc);
@@ -1006,7 +1263,12 @@ static void *xs_writer_main(void *arg)
 {
     struct st_thread *t = (struct st_thread *)arg;
     struct ext_stress *s = (struct ext_stress *)t->run;
-    struct xs_writer w = {s, t, NULL, NULL, NULL, 0, 0, 0};
+    struct xs_writer w;
+    memset(&w, 0, sizeof(w));
+    w.s = s;
+    w.t = t;
+    mx_init(&w.priv, UINT64_MAX);
+    w.priv_lo = XS_PRIV_BASE + (uint64_t)t->id * XS_PRIV_SPAN;
     w.free_ = (struct rext **)calloc(3 * XS_PER_WRITER, sizeof(void *));
     w.live = w.free_ + XS_PER_WRITER;
     w.limbo = w.live + XS_PER_WRITER;
@@ -1025,8 +1287,9 @@ static void *xs_writer_main(void *arg)
             filling = true;
         bool grow = !w.nlive || (tc_below(&t->rng, 4) != 0) == filling;
         struct rext *e = grow ? xs_take_free(&w) : NULL;
+        unsigned how = (unsigned)tc_below(&t->rng, 8);
         if (e)
-            (tc_below(&t->rng, 4) ? xs_hole : xs_insert)(&w, e);
+            (how < 4 ? xs_hole : how < 6 ? xs_hole_private : xs_insert)(&w, e);
         else if (w.nlive)
             xs_erase(&w);
         rt_maybe_yield(&t->rng, s->cfg->yield_one_in);
@@ -1034,6 +1297,7 @@ static void *xs_writer_main(void *arg)
         st_tick(true);
     }
     st_leave(true);
+    mx_fini(&w.priv);
     free(w.free_);
     return NULL;
 }
@@ -1047,9 +1311,12 @@ struct xs_reader {
     const void *seen[XS_WATCH];
 };
 
-/* A point to probe: mostly in the hot zone, where the writers are. */
+/* A point to probe: mostly in the hot zone, where the writers are; now
+ * and then in the writers' private regions. */
 static uint64_t xs_point(struct tc_rng *g)
 {
+    if (tc_below(g, 8) == 0)
+        return XS_PRIV_BASE + tc_below(g, 4 * XS_PRIV_SPAN);
     return tc_below(g, tc_below(g, 4) ? XS_HOT : XS_SPACE + XS_ABOVE);
 }
 
@@ -1063,7 +1330,7 @@ static void xs_check_lookup(struct xs_reader *r, uint64_t p,
         rt_fail("extent reader: lookup(%" PRIu64
                 ") missed its permanent extent",
                 p);
-    else if (p >= XS_SPACE && e)
+    else if (p >= XS_SPACE && p < XS_PRIV_BASE && e)
         rt_fail("extent reader: lookup(%" PRIu64
                 ") found an extent where none was ever put",
                 p);

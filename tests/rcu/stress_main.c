@@ -3,9 +3,10 @@
  * the builds where Criterion's runner is in the way: ThreadSanitizer
  * (tests.mk runs it as part of `make test`) and the planted-fault builds
  * (tests/rcu/test_rcu_planted.c compiles it with -DSKIPLIST_RCU_PLANT_...).
- * Runs the map and the extent stress on small nodes (KPN 4, MAXLVL 3,
- * PSHIFT 1), `rounds` times, each round with a new seed from the first
- * (SEED=<n> replays the streams, not the timing).
+ * Runs the map stress, the contended-keys duel and the extent stress on
+ * small nodes (KPN 4, MAXLVL 3, PSHIFT 1), `rounds` times, each round
+ * with a new seed from the first (SEED=<n> replays the streams, not the
+ * timing).
  *
  * Usage: stress_main [rounds [library]]: rounds default 1; "library" runs
  * on the header's own allocator instead of the counting, poisoning one.
@@ -54,6 +55,12 @@ static const char *round_once(uint64_t seed, bool library)
     const char *bad = stress_verdict(&res);
     if (bad)
         return bad;
+    map_duel(&dm_ops, &the_list, &cfg, &res);
+    stress_exit_if_stalled(dm_ops.label);
+    stress_print(stdout, "duel", dm_ops.label, &cfg, &res);
+    bad = stress_verdict(&res);
+    if (bad)
+        return bad;
     cfg.writer_ops = rt_ops(15000);
     ext_stress(&dx_ops, &the_list, &cfg, &res);
     stress_exit_if_stalled(dx_ops.label);
@@ -81,7 +88,7 @@ int main(int argc, char **argv)
         }
     }
     rcu_unregister_thread();
-    printf("clean: %lu rounds of map and extent stress (%s)\n", rounds,
+    printf("clean: %lu rounds of map, duel and extent stress (%s)\n", rounds,
            library ? "the library's allocator" : "counting allocator");
     return 0;
 }

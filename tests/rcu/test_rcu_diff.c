@@ -33,7 +33,46 @@ SKIPLIST_RCU_DEFINE(rm_def, struct map_item, uint64_t, MAP_ITEM_KEY,
                     SKIPLIST_CMP_NUM, SKIPLIST_RCU_DEFAULTS)
 SKIPLIST_RCU_DEFINE(rm_desc, struct map_item, uint64_t, map_item_key,
                     MAP_CMP_DESC, 4, 8, 2)
+/* Keys of other sizes, in the uint64_t order the model keeps: a 24-byte
+ * struct (keys are copied into leaves and index nodes by size; a tag
+ * derived from the key checks every comparison for a torn copy) and a
+ * 32-bit key (KEY_OF narrows the item's key: md_key's keys and probes
+ * keep their order, UINT64_MAX becoming UINT32_MAX). */
+struct wide_key {
+    uint64_t hi, lo;
+    uint32_t tag; /* derived, never compared: the copies must keep it */
+    uint32_t pad;
+};
+
+static struct wide_key wide_of(uint64_t k)
+{
+    struct wide_key w = {k >> 20, k & 0xfffff, (uint32_t)(k * 2654435761u), 0};
+    return w;
+}
+
+static int wide_cmp(struct wide_key a, struct wide_key b)
+{
+    if (a.hi != b.hi)
+        return a.hi < b.hi ? -1 : 1;
+    if (a.lo != b.lo)
+        return a.lo < b.lo ? -1 : 1;
+    /* a tag that does not match its key: a key torn or copied short */
+    if (a.tag != b.tag)
+        abort();
+    return 0;
+}
+
+#define WIDE_KEY_OF(e) wide_of((e)->key)
+#define NARROW_KEY_OF(e) ((uint32_t)(e)->key)
+#define NARROW(k) ((uint32_t)(k))
+
+SKIPLIST_RCU_DEFINE(rm_wide, struct map_item, struct wide_key, WIDE_KEY_OF,
+                    wide_cmp, 4, 3, 1)
+SKIPLIST_RCU_DEFINE(rm_narrow, struct map_item, uint32_t, NARROW_KEY_OF,
+                    SKIPLIST_CMP_NUM, 4, 3, 1)
 RMAP_OPS_DEFINE(rm_tiny, "map kpn2/lvl2/p1", false);
+RMAP_OPS_DEFINE_KEYS(rm_wide, "map 24-byte keys kpn4/lvl3/p1", false, wide_of);
+RMAP_OPS_DEFINE_KEYS(rm_narrow, "map u32 keys kpn4/lvl3/p1", false, NARROW);
 RMAP_OPS_DEFINE(rm_small, "map kpn4/lvl3/p1", false);
 RMAP_OPS_DEFINE(rm_def, "map defaults", false);
 RMAP_OPS_DEFINE(rm_desc, "map desc kpn4/lvl8/p2", true);
@@ -54,6 +93,8 @@ static union {
     struct rm_small m1;
     struct rm_def m2;
     struct rm_desc m3;
+    struct rm_wide m4;
+    struct rm_narrow m5;
     struct rx_small x0;
     struct rx_def x1;
     struct rx32_small x2;
@@ -356,6 +397,16 @@ Test(rcu_diff, map_small)
 Test(rcu_diff, map_defaults)
 {
     map_diff(&rm_def_ops, "rcu_diff/map_defaults", rt_ops(20000));
+}
+
+Test(rcu_diff, map_wide_keys)
+{
+    map_diff(&rm_wide_ops, "rcu_diff/map_wide_keys", rt_ops(20000));
+}
+
+Test(rcu_diff, map_u32_keys)
+{
+    map_diff(&rm_narrow_ops, "rcu_diff/map_u32_keys", rt_ops(20000));
 }
 
 Test(rcu_diff, map_descending)

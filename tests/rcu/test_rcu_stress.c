@@ -75,6 +75,16 @@ static void map_run(const struct rmap_ops *o, struct stress_cfg cfg)
     cr_assert_null(bad, "%s: %s", o->label, bad ? bad : "");
 }
 
+static void duel_run(const struct rmap_ops *o, struct stress_cfg cfg)
+{
+    struct stress_result res;
+    map_duel(o, &the_list, &cfg, &res);
+    stress_exit_if_stalled(o->label);
+    stress_print(stderr, "duel", o->label, &cfg, &res);
+    const char *bad = stress_verdict(&res);
+    cr_assert_null(bad, "%s: %s", o->label, bad ? bad : "");
+}
+
 static void ext_run(const struct rext_ops *o, struct stress_cfg cfg)
 {
     struct stress_result res;
@@ -117,4 +127,10 @@ Test(rcu_stress, extent_library_alloc)
 {
     ext_run(&sx_small_ops,
             library_alloc(cfg_for(3, 3, 40000, "rcu_stress/extent_library")));
+}
+
+/* Every writer on the same keys: exactly one insert of a key wins. */
+Test(rcu_stress, map_same_keys)
+{
+    duel_run(&sm_small_ops, cfg_for(4, 2, 200000, "rcu_stress/map_same_keys"));
 }
