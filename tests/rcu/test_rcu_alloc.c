@@ -253,6 +253,47 @@ static void map_sweep(const struct rmap_ops *o, size_t high, unsigned rounds,
 
 TestSuite(rcu_alloc, .init = rt_setup, .fini = rt_teardown, .timeout = 300);
 
+/* init allocates the list's first nodes: each refusal is -ENOMEM and
+ * gives back what it took (there is nothing to destroy). */
+static void init_sweep(const struct rmap_ops *mo, const struct rext_ops *xo)
+{
+    for (int from = 0; from < 2; from++) {
+        struct ra ra;
+        unsigned long k = 1;
+        int rc;
+        ra_init(&ra);
+        for (;; k++) {
+            ra_window(&ra);
+            (from ? ra_fail_from : ra_fail_at)(&ra, k);
+            rc = mo ? mo->init(&the_list, &ra.iface, 1)
+                    : xo->init(&the_list, &ra.iface, 1);
+            ra_fail_at(&ra, 0);
+            if (rc == 0)
+                break;
+            cr_assert_eq(rc, -ENOMEM, "init with allocation %lu failing: %d", k,
+                         rc);
+            cr_assert_eq(ra_window_kept(&ra), 0,
+                         "a refused init (allocation %lu failing) kept "
+                         "blocks",
+                         k);
+            cr_assert_lt(k, 16);
+        }
+        cr_assert_gt(k, 1, "init allocates nothing?");
+        if (mo)
+            mo->destroy(&the_list, NULL, NULL);
+        else
+            xo->destroy(&the_list, NULL, NULL);
+        assert_clean_end(&ra, mo ? mo->label : xo->label);
+    }
+}
+
+Test(rcu_alloc, init)
+{
+    init_sweep(&am_small_ops, NULL);
+    init_sweep(&am_def_ops, NULL);
+    init_sweep(NULL, &ax_small_ops);
+}
+
 Test(rcu_alloc, map_small)
 {
     map_sweep(&am_small_ops, 48, 2, "rcu_alloc/map_small");

@@ -21,18 +21,27 @@ SKIPLIST_RCU_DEFINE(sm_small, struct map_item, uint64_t, MAP_ITEM_KEY,
                     SKIPLIST_CMP_NUM, 4, 3, 1)
 SKIPLIST_RCU_DEFINE(sm_def, struct map_item, uint64_t, MAP_ITEM_KEY,
                     SKIPLIST_CMP_NUM, SKIPLIST_RCU_DEFAULTS)
+/* KPN 2, MAXLVL 2: one index level, whose root grows ever wider and is
+ * rebuilt under every split: the most contended node there is. */
+SKIPLIST_RCU_DEFINE(sm_tiny, struct map_item, uint64_t, MAP_ITEM_KEY,
+                    SKIPLIST_CMP_NUM, 2, 2, 1)
+RMAP_OPS_DEFINE(sm_tiny, "map kpn2/lvl2/p1", false);
 RMAP_OPS_DEFINE(sm_small, "map kpn4/lvl3/p1", false);
 RMAP_OPS_DEFINE(sm_def, "map defaults", false);
 SKIPLIST_RCU_EXTENT_DEFINE(sx_small, struct rext, uint64_t, start, size, 4, 3,
                            1)
 SKIPLIST_RCU_EXTENT_DEFINE(sx_def, struct rext, uint64_t, start, size,
                            SKIPLIST_RCU_DEFAULTS)
+SKIPLIST_RCU_EXTENT_DEFINE(sx_tiny, struct rext, uint64_t, start, size, 2, 2, 1)
+REXT_OPS_DEFINE(sx_tiny, "extent kpn2/lvl2/p1", struct rext, uint64_t);
 REXT_OPS_DEFINE(sx_small, "extent kpn4/lvl3/p1", struct rext, uint64_t);
 REXT_OPS_DEFINE(sx_def, "extent defaults", struct rext, uint64_t);
 
 static union {
+    struct sm_tiny m;
     struct sm_small m0;
     struct sm_def m1;
+    struct sx_tiny x;
     struct sx_small x0;
     struct sx_def x1;
     max_align_t align;
@@ -133,4 +142,14 @@ Test(rcu_stress, extent_library_alloc)
 Test(rcu_stress, map_same_keys)
 {
     duel_run(&sm_small_ops, cfg_for(4, 2, 200000, "rcu_stress/map_same_keys"));
+}
+
+Test(rcu_stress, map_tiny)
+{
+    map_run(&sm_tiny_ops, cfg_for(3, 3, 25000, "rcu_stress/map_tiny"));
+}
+
+Test(rcu_stress, extent_tiny)
+{
+    ext_run(&sx_tiny_ops, cfg_for(3, 3, 30000, "rcu_stress/extent_tiny"));
 }
