@@ -2328,14 +2328,21 @@ static SLX_UNUSED int slr_check(const struct slx_type *ty, struct slr_list *L,
  * Writers: any registered thread, inside a read-side section or not.
  *   ordered index: int N_insert(sl, e, T **existing): 0, -EEXIST (sets
  *     *existing, valid inside the caller's read-side section), -ENOMEM,
- *     -EINVAL; int N_erase_key(sl, key, T **out): 0, -ENOENT; int
- *     N_erase(sl, e): 0, -ENOENT, -EINVAL
+ *     -EINVAL; int N_erase_key(sl, key, T **out): 0, -ENOENT, -ENOMEM;
+ *     int N_erase(sl, e): 0, -ENOENT, -EINVAL, -ENOMEM
  *   extent index: int N_insert(sl, e, T **clash): 0, -EINVAL (NULL, size
- *     0, wraps), -EEXIST (*clash overlaps), -ENOMEM; int N_erase(sl, e);
+ *     0, wraps), -EEXIST (*clash overlaps), -ENOMEM; int N_erase(sl, e):
+ *     0, -ENOENT, -EINVAL, -ENOMEM;
  *     int N_insert_hole(sl, e, align, lo, hi, flags): 0, -EINVAL, -ENOSPC,
  *     -ENOMEM (a race lost to another writer is retried inside)
+ *   Erases can fail with -ENOMEM: a leaf is replaced by a copy, never
+ *   changed in place (the element stays, nothing else changes).
  *   A removed element may still be read by readers: free or reuse it only
- *   after a grace period (skiplist_rcu_synchronize() or call_rcu).
+ *   after a grace period (skiplist_rcu_synchronize() or skiplist_rcu_call).
+ * ThreadSanitizer: build with -fsanitize=thread and suppress the races TSan
+ * reports inside liburcu itself (a suppressions file with the line
+ * "called_from_lib:liburcu.so"): its own queues hand work between threads
+ * through futexes TSan cannot see.
  */
 
 #define SLR_GEN_COMMON(name, T, K_T, ATTR)                                     \
