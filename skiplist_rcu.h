@@ -230,8 +230,7 @@ struct slr_shard {
 };
 
 struct slr_pool {
-    size_t size;  /* block size, a multiple of 64 */
-    size_t bytes; /* chunk bytes held (atomic) */
+    size_t size; /* block size, a multiple of 64 */
     struct slr_shard shard[SLR_SHARDS];
 };
 
@@ -250,11 +249,10 @@ struct slr_list {
     struct skiplist_allocator alloc;
     struct slr_pool pool[2]; /* default allocator: leaves, index nodes */
     size_t leaf_bytes;       /* one leaf */
-    size_t istride; /* one index entry: key rounded up, then the child */
-    unsigned icap;  /* entries of an index node (others: the top, a
-                     * root grown wide, allocated at level 2) */
-    int extent;
-    int pooled; /* the default allocator: pool[] in use */
+    size_t ientry; /* bytes per index entry: key, child, extent bound */
+    unsigned icap; /* entries of an index node (others: the top, a
+                    * root grown wide, allocated at level 2) */
+    int pooled;    /* the default allocator: pool[] in use */
     uint64_t seed;
     char pad[64];
     uint64_t draws; /* atomic: height draws so far (the generator's input) */
@@ -345,12 +343,6 @@ SLX_HOT uint64_t *slr_igaps(const struct slx_type *ty,
     return (uint64_t *)(void *)slr_ikey(ty, P, P->cap);
 }
 
-SLX_HOT size_t slr_inode_bytes(const struct slx_type *ty, unsigned cap)
-{
-    return sizeof(struct slr_inode) +
-           (size_t)cap * (slr_istride(ty) + (ty->extent ? 8u : 0u));
-}
-
 SLX_HOT unsigned slr_max_index(const struct slx_type *ty)
 {
     return ty->max_level - 1; /* index levels above the leaves */
@@ -417,7 +409,6 @@ static SLX_UNUSED int slr_pool_grow(struct slr_pool *P, unsigned i)
     S->chunks = c;
     S->carve = c + 64;
     S->left = SLR_POOL_CHUNK - 64;
-    __atomic_fetch_add(&P->bytes, SLR_POOL_CHUNK, __ATOMIC_RELAXED);
     return 1;
 }
 
@@ -509,6 +500,20 @@ static SLX_UNUSED void slr_default_free(void *ctx, void *p, size_t size,
         free(p);
 }
 
+/* An index node of cap entries: its size, and the allocator level that
+ * says which size (the usual capacity, or the top and a root grown
+ * wide). What nodes are made and freed with: callbacks know only L. */
+static SLX_UNUSED size_t slr_inode_size(const struct slr_list *L, unsigned cap)
+{
+    return sizeof(struct slr_inode) + (size_t)cap * L->ientry;
+}
+
+static SLX_UNUSED unsigned slr_inode_kind(const struct slr_list *L,
+                                          unsigned cap)
+{
+    return cap == L->icap ? SLR_ALLOC_INODE : SLR_ALLOC_OTHER;
+}
+
 static SLX_UNUSED void slr_free_leaf_now(struct slr_list *L, struct slr_leaf *x)
 {
     L->alloc.free(L->alloc.ctx, x, L->leaf_bytes, SLR_ALLOC_LEAF);
@@ -517,11 +522,9 @@ static SLX_UNUSED void slr_free_leaf_now(struct slr_list *L, struct slr_leaf *x)
 static SLX_UNUSED void slr_free_inode_now(struct slr_list *L,
                                           struct slr_inode *P)
 {
-    size_t bytes = sizeof(struct slr_inode) +
-                   (size_t)P->cap * (L->istride + (L->extent ? 8u : 0u));
     pthread_mutex_destroy(&P->lock);
-    L->alloc.free(L->alloc.ctx, P, bytes,
-                  P->cap == L->icap ? SLR_ALLOC_INODE : SLR_ALLOC_OTHER);
+    L->alloc.free(L->alloc.ctx, P, slr_inode_size(L, P->cap),
+                  slr_inode_kind(L, P->cap));
 }
 
 /* Free a node that no reader can hold any more, leaf or index node (the
@@ -597,7 +600,8 @@ static SLX_UNUSED void slr_retire(struct slr_list *L, void *node)
     (void)L;
     slr_free_retired(x);
 #else
-    if (x->level && ((struct slr_inode *)node)->cap != L->icap) {
+    if (x->level &&
+        slr_inode_kind(L, ((struct slr_inode *)node)->cap) != SLR_ALLOC_INODE) {
         x->retired_next = NULL;
         x->retired_tail = x;
         call_rcu(&x->rcu, slr_batch_rcu);
@@ -658,13 +662,11 @@ static SLX_UNUSED struct slr_leaf *slr_new_leaf(struct slr_list *L)
 
 /* A new index node, returned locked: nobody may act on it before its
  * creator has linked it and set its children's parent pointers. */
-static SLX_UNUSED struct slr_inode *slr_new_inode(const struct slx_type *ty,
-                                                  struct slr_list *L,
+static SLX_UNUSED struct slr_inode *slr_new_inode(struct slr_list *L,
                                                   unsigned cap, unsigned level)
 {
     struct slr_inode *P = (struct slr_inode *)L->alloc.alloc(
-        L->alloc.ctx, slr_inode_bytes(ty, cap),
-        cap == ty->icap ? SLR_ALLOC_INODE : SLR_ALLOC_OTHER);
+        L->alloc.ctx, slr_inode_size(L, cap), slr_inode_kind(L, cap));
     if (!P)
         return NULL;
     memset(P, 0, sizeof *P);
@@ -1042,7 +1044,7 @@ static SLX_UNUSED struct slr_leaf *slr_op_leaf(struct slr_op *op)
 static SLX_UNUSED struct slr_inode *slr_op_inode(struct slr_op *op,
                                                  unsigned cap, unsigned level)
 {
-    struct slr_inode *P = slr_new_inode(op->ty, op->L, cap, level);
+    struct slr_inode *P = slr_new_inode(op->L, cap, level);
     return slr_add_fresh(op, P, 0) ? P : NULL;
 }
 
@@ -1097,26 +1099,6 @@ static SLX_UNUSED uint64_t slr_max_gap(const struct slx_type *ty,
     return m;
 }
 
-/* Longest free run owned by leaf x: after each extent up to the next
- * start (the first start after the leaf is `succ`, or none). */
-static SLX_UNUSED uint64_t slr_leaf_gap(const struct slx_type *ty,
-                                        const struct slr_leaf *x, uint64_t succ,
-                                        int has_succ)
-{
-    uint64_t m = 0;
-    for (unsigned i = 0; i < x->n; i++) {
-        uint64_t last = slr_llast(ty, x, i), run;
-        if (i + 1 < x->n)
-            run = slr_lstart(ty, x, i + 1) - last - 1;
-        else if (has_succ)
-            run = succ - last - 1;
-        else
-            run = ty->key_max - last;
-        m = run > m ? run : m;
-    }
-    return m;
-}
-
 /* Start of the first extent after key (the successor of a leaf whose
  * largest start is key), read without locks. */
 static SLX_UNUSED int slr_succ(const struct slx_type *ty, struct slr_list *L,
@@ -1127,6 +1109,56 @@ static SLX_UNUSED int slr_succ(const struct slx_type *ty, struct slr_list *L,
         return 0;
     *succ = slr_lstart(ty, it.leaf, it.slot);
     return 1;
+}
+
+/* The first start after a leaf, when the caller knows it already (the
+ * next leaf under the same parent): known 0 means search for it. */
+struct slr_succ_hint {
+    int known, has;
+    uint64_t v;
+};
+
+/* The run after slot i of leaf x: [gs, ge], 0 when there is none. */
+static SLX_UNUSED int slr_run_after(const struct slx_type *ty,
+                                    struct slr_list *L,
+                                    const struct slr_leaf *x, unsigned i,
+                                    const struct slr_succ_hint *hint,
+                                    uint64_t *gs, uint64_t *ge)
+{
+    uint64_t last = slr_llast(ty, x, i), next = 0;
+    int has = 1;
+    if (last == ty->key_max)
+        return 0;
+    *gs = last + 1;
+    if (i + 1 < x->n)
+        next = slr_lstart(ty, x, i + 1);
+    else if (hint && hint->known)
+        has = hint->has, next = hint->v;
+    else
+        has = slr_succ(ty, L, slr_lkey(ty, x, i), &next);
+    if (!has) {
+        *ge = ty->key_max;
+        return 1;
+    }
+    if (next == *gs)
+        return 0;
+    *ge = next - 1;
+    return 1;
+}
+
+/* Longest free run owned by leaf x: after each extent up to the next
+ * start (the first start after the leaf is `succ`, or none). */
+static SLX_UNUSED uint64_t slr_leaf_gap(const struct slx_type *ty,
+                                        struct slr_list *L,
+                                        const struct slr_leaf *x, uint64_t succ,
+                                        int has_succ)
+{
+    struct slr_succ_hint hint = {1, has_succ, succ};
+    uint64_t m = 0, gs, ge;
+    for (unsigned i = 0; i < x->n; i++)
+        if (slr_run_after(ty, L, x, i, &hint, &gs, &ge) && ge - gs + 1 > m)
+            m = ge - gs + 1;
+    return m;
 }
 
 /* The bound for a leaf about to be published. Called with the parent of
@@ -1140,7 +1172,7 @@ static SLX_UNUSED uint64_t slr_new_leaf_gap(const struct slx_type *ty,
 {
     uint64_t succ = 0;
     int has = slr_succ(ty, L, after, &succ);
-    return slr_leaf_gap(ty, x, succ, has);
+    return slr_leaf_gap(ty, L, x, succ, has);
 }
 
 /* After node X's gaps changed: carry its maximum up while it changes,
@@ -1493,7 +1525,8 @@ static SLX_UNUSED int slr_put(struct slr_op *op, const struct slr_pos *p,
     ch.c[0] = a;
     ch.c[1] = b;
     ch.sep = slr_lkey(ty, b, 0);
-    ch.gap[0] = ty->extent ? slr_leaf_gap(ty, a, slr_lstart(ty, b, 0), 1) : 0;
+    ch.gap[0] =
+        ty->extent ? slr_leaf_gap(ty, op->L, a, slr_lstart(ty, b, 0), 1) : 0;
     ch.gap[1] = slr_gap_after(op, b, slr_lkey(ty, b, b->n - 1));
     op->h = slr_draw(ty, op->L);
     SLR_ADD(&op->L->splits, 1);
@@ -1643,41 +1676,6 @@ static SLX_UNUSED int slr_erase(const struct slx_type *ty, struct slr_list *L,
 }
 
 /* --- the extent index ---------------------------------------------- */
-
-/* The first start after a leaf, when the caller knows it already (the
- * next leaf under the same parent): known 0 means search for it. */
-struct slr_succ_hint {
-    int known, has;
-    uint64_t v;
-};
-
-/* The run after slot i of leaf x: [gs, ge], 0 when there is none. */
-static SLX_UNUSED int slr_run_after(const struct slx_type *ty,
-                                    struct slr_list *L,
-                                    const struct slr_leaf *x, unsigned i,
-                                    const struct slr_succ_hint *hint,
-                                    uint64_t *gs, uint64_t *ge)
-{
-    uint64_t last = slr_llast(ty, x, i), next = 0;
-    int has = 1;
-    if (last == ty->key_max)
-        return 0;
-    *gs = last + 1;
-    if (i + 1 < x->n)
-        next = slr_lstart(ty, x, i + 1);
-    else if (hint && hint->known)
-        has = hint->has, next = hint->v;
-    else
-        has = slr_succ(ty, L, slr_lkey(ty, x, i), &next);
-    if (!has) {
-        *ge = ty->key_max;
-        return 1;
-    }
-    if (next == *gs)
-        return 0;
-    *ge = next - 1;
-    return 1;
-}
 
 /* Leaf x's runs, in the request's order. *longest: the longest run seen
  * (a bound above it is stale: the caller repairs it). */
@@ -1930,7 +1928,7 @@ static SLX_UNUSED int slr_raise_pred(struct slr_op *op,
         succ = slr_lstart(ty, x, 1);
     else
         has = slr_succ(ty, L, slr_lkey(ty, x, x->n - 1), &succ);
-    uint64_t g = slr_leaf_gap(ty, w, succ, has);
+    uint64_t g = slr_leaf_gap(ty, L, w, succ, has);
     uint64_t *slot = &slr_igaps(ty, pw.parent)[pw.slot];
     if (g > SLR_LOAD_RLX(slot)) {
         SLR_STORE_RLX(slot, g);
@@ -2061,6 +2059,9 @@ static SLX_UNUSED int slr_init(const struct slx_type *ty, struct slr_list *L,
     if (a && (!a->alloc || !a->free))
         return -EINVAL;
     memset(L, 0, sizeof *L);
+    L->leaf_bytes = slr_leaf_bytes(ty);
+    L->ientry = slr_istride(ty) + (ty->extent ? sizeof(uint64_t) : 0);
+    L->icap = ty->icap;
     if (a) {
         L->alloc = *a;
     } else {
@@ -2068,17 +2069,13 @@ static SLX_UNUSED int slr_init(const struct slx_type *ty, struct slr_list *L,
         L->alloc.free = slr_default_free;
         L->alloc.ctx = L;
         L->pooled = 1;
-        slr_pool_init(&L->pool[0], slr_leaf_bytes(ty));
-        slr_pool_init(&L->pool[1], slr_inode_bytes(ty, ty->icap));
+        slr_pool_init(&L->pool[0], L->leaf_bytes);
+        slr_pool_init(&L->pool[1], slr_inode_size(L, L->icap));
     }
-    L->leaf_bytes = slr_leaf_bytes(ty);
-    L->istride = slr_istride(ty);
-    L->icap = ty->icap;
     slr_batches(L, 1);
-    L->extent = ty->extent;
     L->seed = seed;
-    struct slr_inode *top = slr_new_inode(ty, L, 1, ty->max_level);
-    struct slr_inode *root = top ? slr_new_inode(ty, L, ty->icap, 1) : NULL;
+    struct slr_inode *top = slr_new_inode(L, 1, ty->max_level);
+    struct slr_inode *root = top ? slr_new_inode(L, ty->icap, 1) : NULL;
     struct slr_leaf *x = root ? slr_new_leaf(L) : NULL;
     if (!x) {
         if (root) {
