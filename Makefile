@@ -26,7 +26,7 @@ BENCH_DEPS := libbsd-dev libjudy-dev libabsl-dev libboost-dev libglib2.0-dev lib
 DEMO_DEPS := liburcu-dev
 
 .PHONY: all demo demo-deps test deps test-deps bench bench-quick \
-        bench-report docs format format-check install clean expand
+        bench-report format format-check clean expand
 
 all: examples
 
@@ -89,17 +89,19 @@ include tests/tests.mk
 # ------------------------------------------------------------------- bench
 -include bench/bench.mk
 
-# -------------------------------------------------------------------- docs
-docs:
-	@tools/install-deps.sh doxygen graphviz
-	doxygen docs/Doxyfile
+# ------------------------------------------------------------ more targets
+# mk/*.mk: one file per concern (docs, install, the test matrix, coverage,
+# mutants, fuzzing, soak). A file there adds its targets, and may append to
+#   TEST_EXTRA_BUILD  binaries `make test` builds in its parallel build step
+#   TEST_EXTRA_RUN    targets `make test` runs after the header checks and
+#                     before the Criterion suites (whose summary ends it)
+include $(sort $(wildcard mk/*.mk))
 
 # ------------------------------------------------------------------ layout
 FORMAT_SRC = $(HEADERS) $(wildcard tests/*.c tests/*.h tests/*.cc \
-             tests/fuzz/*.c tests/fuzz/*.h tests/compile_fail/*.c \
-             tests/rcu/*.c tests/rcu/*.h \
-             examples/*.c examples/split/*.c examples/split/*.h \
-             bench/*.c bench/*.h bench/*.cc)
+             tests/*/*.c tests/*/*.h tests/*/*.cc \
+             examples/*.c examples/*/*.c examples/*/*.h \
+             docs/*/*.c docs/*/*.h bench/*.c bench/*.h bench/*.cc)
 
 format:
 	clang-format -i $(FORMAT_SRC)
@@ -112,10 +114,6 @@ format-check:
 expand:
 	@printf '#include "skiplist.h"\nstruct item { unsigned long key; };\n#define KEY(e) ((e)->key)\nSKIPLIST_DEFINE(imap, struct item, unsigned long, KEY, SKIPLIST_CMP_NUM, SKIPLIST_DEFAULTS)\n' \
 	  | $(CC) -E -P -I. -x c - | clang-format | sed -n '/^struct imap {/,$$p'
-
-install:
-	install -d $(DESTDIR)$(PREFIX)/include
-	install -m 644 $(HEADERS) $(DESTDIR)$(PREFIX)/include/
 
 clean:
 	rm -rf $(BUILD) docs/html

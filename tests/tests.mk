@@ -91,9 +91,10 @@ test-headers: $(HDR_CHECKS)
 
 test: test-deps
 	$(MAKE) --no-print-directory -j$(TEST_JOBS) $(HDR_CHECKS) $(TEST_BIN) \
-	    $(TEST_ASAN) $(RCU_HDR_CHECKS) $(RCU_BINS)
+	    $(TEST_ASAN) $(RCU_HDR_CHECKS) $(RCU_BINS) $(TEST_EXTRA_BUILD)
 	@for h in $(HDR_CHECKS); do $$h || { echo "FAILED: $$h"; exit 1; }; done
 	@$(MAKE) --no-print-directory test-rcu-run
+	@$(if $(strip $(TEST_EXTRA_RUN)),$(MAKE) --no-print-directory $(TEST_EXTRA_RUN))
 	LSAN_OPTIONS="exitcode=0:$$LSAN_OPTIONS" $(TEST_ASAN)
 	$(TEST_BIN)
 
@@ -118,7 +119,9 @@ test: test-deps
 # Replay: SEED=<n> build/tests/rcu/rcu-tests-memb --filter 'rcu_diff/<t>'.
 RCU_DIR     := $(BUILD)/tests/rcu
 RCU_FLAVORS := memb mb qsbr bp
-RCU_SUITES  := test_rcu_diff test_rcu_stress
+# Further single-thread suites (tests/rcu/test_rcu_x_*.c) join diff and stress.
+RCU_SUITES  := test_rcu_diff test_rcu_stress \
+               $(patsubst tests/rcu/%.c,%,$(sort $(wildcard tests/rcu/test_rcu_x_*.c)))
 RCU_SOAK_SCALE ?= 10
 RCU_TSAN_ROUNDS ?= 6
 TEST_DEPS   += liburcu-dev
