@@ -83,7 +83,7 @@ uninstall:
 	done
 
 test-install:
-	@tests/install/run.sh "$(BUILD)/test-install"
+	@MAKE="$(MAKE)" CC="$(CC)" tests/install/run.sh "$(BUILD)/test-install"
 
 TEST_EXTRA_RUN += test-install
 TEST_DEPS      += cmake

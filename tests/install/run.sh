@@ -94,7 +94,7 @@ say "==== install test: make install, consumers via pkg-config," \
 # 1. make install, pkg-config. The consumers are copied out of the tree so
 # that nothing but the installed headers can satisfy their #includes; the
 # compiler's dependency output must name the installed header.
-step make-install $MAKE --no-print-directory install PREFIX="$prefix"
+step make-install "$MAKE" --no-print-directory install PREFIX="$prefix"
 mkdir -p "$work/src" "$work/pc"
 cp tests/install/consumer.c tests/install/consumer_rcu.c "$work/src/"
 export PKG_CONFIG_PATH="$prefix/share/pkgconfig"
@@ -153,7 +153,7 @@ fi
 # 4. DESTDIR: the files go under the staging directory, named for PREFIX.
 stage=$work/stage
 staged_prefix=$work/never-created
-step make-install-destdir $MAKE --no-print-directory install \
+step make-install-destdir "$MAKE" --no-print-directory install \
     PREFIX="$staged_prefix" DESTDIR="$stage"
 [ ! -e "$staged_prefix" ] || fail "DESTDIR install wrote into $staged_prefix"
 step pc-consumer-destdir env PKG_CONFIG_SYSROOT_DIR="$stage" \
@@ -164,9 +164,9 @@ step pc-consumer-destdir env PKG_CONFIG_SYSROOT_DIR="$stage" \
 check "pkg-config (DESTDIR)" "$work/pc/consumer_destdir" "$expect_map"
 
 # 5. make uninstall, with the same PREFIX (and DESTDIR).
-step make-uninstall $MAKE --no-print-directory uninstall PREFIX="$prefix"
+step make-uninstall "$MAKE" --no-print-directory uninstall PREFIX="$prefix"
 no_files_left "$prefix" "$prefix"
-step make-uninstall-destdir $MAKE --no-print-directory uninstall \
+step make-uninstall-destdir "$MAKE" --no-print-directory uninstall \
     PREFIX="$staged_prefix" DESTDIR="$stage"
 no_files_left "$stage" "$stage$staged_prefix"
 
