@@ -1,0 +1,106 @@
+# The guides' examples: docs/guides/examples/*.c, one complete program per
+# guide in docs/guides/. Each prints what it did and exits 0 only when its
+# own checks pass.
+#
+#   make guides   build and run them (plain and under ASan+UBSan), and check
+#                 that every code block a guide quotes is still, line for
+#                 line, in the example it names. Part of `make test`.
+#
+# A guide quotes a region of its example as a fenced ```c block right after
+# a marker line   <!-- snippet: examples/NAME.c REGION -->   and the example
+# holds that region between two lines   /* [REGION] */   (the form
+# Doxygen's \snippet also reads). Indentation is compared after removing
+# each side's common leading blanks.
+#
+# Examples that include skiplist_rcu.h link liburcu (the memb flavor) and
+# threads, as examples/rcu_*.c do.
+GUIDE_DIR  := docs/guides/examples
+GUIDE_SRC  := $(sort $(wildcard $(GUIDE_DIR)/*.c))
+GUIDE_MD   := $(sort $(wildcard docs/guides/*.md))
+GUIDE_OUT  := $(BUILD)/guides
+GUIDE_BINS := $(GUIDE_SRC:$(GUIDE_DIR)/%.c=$(GUIDE_OUT)/%)
+GUIDE_ASAN := $(GUIDE_BINS:%=%-asan)
+GUIDE_RCU  := $(patsubst $(GUIDE_DIR)/%.c,%,$(shell grep -l \
+                '^\#include "skiplist_rcu.h"' $(GUIDE_SRC) /dev/null))
+
+TEST_EXTRA_BUILD += $(GUIDE_BINS) $(GUIDE_ASAN)
+TEST_EXTRA_RUN   += guides-run
+TEST_DEPS        += liburcu-dev
+
+guide_libs = $(if $(filter $(1),$(GUIDE_RCU)),-pthread -lurcu -lurcu-common)
+
+$(GUIDE_OUT)/%: $(GUIDE_DIR)/%.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_T) -o $@ $< -lm $(call guide_libs,$*)
+
+# -O1 under the sanitizers, as the rcu suites' ASan build: the same checks
+# in half the compile time.
+$(GUIDE_OUT)/%-asan: $(GUIDE_DIR)/%.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_T) $(SAN) -O1 -o $@ $< -lm $(call guide_libs,$*)
+
+# The snippet check (see the top of this file). One awk run over every
+# guide; it names each quote that no longer matches, and fails.
+define GUIDE_SNIPPET_AWK
+function fail(msg) { printf "%s:%d: %s\n", FILENAME, FNR, msg; bad++ }
+function dedent(a, n,    i, m, k, s) {
+    m = -1
+    for (i = 1; i <= n; i++) {
+        if (a[i] ~ /^[ \t]*$$/) continue
+        match(a[i], /^[ ]*/)
+        if (m < 0 || RLENGTH < m) m = RLENGTH
+    }
+    for (i = 1; i <= n; i++) a[i] = m > 0 ? substr(a[i], m + 1) : a[i]
+}
+function region(path, name,    line, state, n, t) {
+    state = 0; n = 0
+    while ((getline line < path) > 0) {
+        t = line; gsub(/^[ \t]+|[ \t]+$$/, "", t)
+        if (t == "/* [" name "] */") { state++; if (state == 2) break; continue }
+        if (state == 1) src[++n] = line
+    }
+    close(path)
+    return state == 2 ? n : -1
+}
+function compare(    n, i, dir) {
+    dir = FILENAME; sub(/[^\/]*$$/, "", dir)
+    n = region(dir file, name)
+    if (n < 0) { fail(file " has no region [" name "]"); return }
+    dedent(src, n); dedent(quote, nq)
+    if (n != nq) { fail("[" name "]: " nq " lines quoted, " n " in " file); return }
+    for (i = 1; i <= n; i++)
+        if (src[i] != quote[i]) {
+            fail("[" name "] differs from " file " at: " src[i]); return
+        }
+    ok++
+}
+FNR == 1 { want = 0; inq = 0 }
+/^<!-- snippet: [^ ]+ [^ ]+ -->$$/ { file = $$3; name = $$4; want = 1; next }
+want && /^```c$$/ { want = 0; inq = 1; nq = 0; next }
+want { fail("a snippet marker not followed by ```c"); want = 0 }
+inq && /^```$$/ { inq = 0; compare(); next }
+inq { quote[++nq] = $$0; next }
+END {
+    printf "guides: %d quoted snippets match their examples, %d do not\n", ok, bad
+    exit bad > 0
+}
+endef
+
+guides-snippets: export GUIDE_SNIPPET_AWK := $(GUIDE_SNIPPET_AWK)
+guides-snippets:
+	@awk "$$GUIDE_SNIPPET_AWK" $(GUIDE_MD)
+
+guides-run: guides-snippets
+	@for g in $(GUIDE_BINS:$(GUIDE_OUT)/%=%); do \
+	    echo "==== guide example $$g"; \
+	    $(GUIDE_OUT)/$$g || { echo "FAILED: $(GUIDE_OUT)/$$g"; exit 1; }; \
+	    echo "==== guide example $$g under ASan+UBSan"; \
+	    $(GUIDE_OUT)/$$g-asan >/dev/null || \
+	        { echo "FAILED: $(GUIDE_OUT)/$$g-asan"; exit 1; }; \
+	done
+
+guides: test-deps
+	$(MAKE) --no-print-directory -j$(TEST_JOBS) $(GUIDE_BINS) $(GUIDE_ASAN)
+	@$(MAKE) --no-print-directory guides-run
+
+.PHONY: guides guides-run guides-snippets
