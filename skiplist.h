@@ -115,24 +115,37 @@ extern "C" {
 /** Version of this header: MAJOR changes break the API, MINOR add to it,
  *  PATCH fix it. SKIPLIST_VERSION compares as one number (10203 = 1.2.3). */
 #define SKIPLIST_VERSION_MAJOR 2
+/** Minor version: additions to the API. */
 #define SKIPLIST_VERSION_MINOR 1
+/** Patch version: fixes only. */
 #define SKIPLIST_VERSION_PATCH 0
+/** The version as one number, 10000 * MAJOR + 100 * MINOR + PATCH, for
+ *  `#if SKIPLIST_VERSION >= 20100`. */
 #define SKIPLIST_VERSION                                             \
     (SKIPLIST_VERSION_MAJOR * 10000 + SKIPLIST_VERSION_MINOR * 100 + \
      SKIPLIST_VERSION_PATCH)
+/** The version as a string, "MAJOR.MINOR.PATCH". */
 #define SKIPLIST_VERSION_STRING "2.1.0"
 
 /** Default keys per leaf, max level, promotion shift (index fanout 32).
- *  Chosen from bench/ (see docs/performance.md). */
+ *  Chosen from bench/ (see docs/performance.md). Each default may be
+ *  overridden by defining it before the include. */
 #ifndef SKIPLIST_DEFAULT_KPN
+/** Default `KPN`, keys per leaf node (1..256). */
 #define SKIPLIST_DEFAULT_KPN 64
 #endif
 #ifndef SKIPLIST_DEFAULT_MAXLVL
+/** Default `MAXLVL`, levels counting the leaves (1..32). */
 #define SKIPLIST_DEFAULT_MAXLVL 24
 #endif
 #ifndef SKIPLIST_DEFAULT_PSHIFT
+/** Default `PSHIFT`: promotion probability 1/2^PSHIFT (1..8), so the
+ *  index's expected fanout is 2^PSHIFT. */
 #define SKIPLIST_DEFAULT_PSHIFT 5
 #endif
+/** The last three arguments of `SKIPLIST_DEFINE` and
+ *  `SKIPLIST_EXTENT_DEFINE` at their defaults: `KPN, MAXLVL, PSHIFT` =
+ *  64, 24, 5 (leaves of 64 keys, index nodes of up to 64 entries). */
 #define SKIPLIST_DEFAULTS \
     SKIPLIST_DEFAULT_KPN, SKIPLIST_DEFAULT_MAXLVL, SKIPLIST_DEFAULT_PSHIFT
 /** The priority-queue face's tuning: its own knob, the same values as the
@@ -142,16 +155,26 @@ extern "C" {
 #ifndef SKIPLIST_PQ_DEFAULT_PSHIFT
 #define SKIPLIST_PQ_DEFAULT_PSHIFT 5
 #endif
+/** The last three arguments of `SKIPLIST_PQ_DEFINE` at the queue's
+ *  defaults: `KPN, MAXLVL, PSHIFT` = 64, 24, 5 (its own PSHIFT knob,
+ *  `SKIPLIST_PQ_DEFAULT_PSHIFT`). */
 #define SKIPLIST_PQ_DEFAULTS \
     SKIPLIST_DEFAULT_KPN, SKIPLIST_DEFAULT_MAXLVL, SKIPLIST_PQ_DEFAULT_PSHIFT
 
 /** Three-way comparison usable for any arithmetic key type. Instances
  *  given this very name compare with a plain < in their searches (see
- *  SLX_LESS): compilers do not reduce the three-way form to one compare. */
+ *  SLX_LESS): compilers do not reduce the three-way form to one compare.
+ *  With floating-point keys a NaN breaks the order (docs/api.md).
+ *  \param a the first key
+ *  \param b the second key
+ *  \return -1, 0 or 1 as `a` is below, equal to or above `b` */
 #define SKIPLIST_CMP_NUM(a, b) (((a) > (b)) - ((a) < (b)))
 
-/** Hole search direction for name_insert_hole(). */
+/** Hole search direction for name_insert_hole(): the lowest start that
+ *  fits. */
 #define SKIPLIST_HOLE_LOWEST 0
+/** Hole search direction for name_insert_hole(): the highest start that
+ *  fits. */
 #define SKIPLIST_HOLE_HIGHEST 1
 
 /** Node allocator. alloc returns NULL on failure; level says what the block
@@ -159,8 +182,12 @@ extern "C" {
  *  allocator can keep a pool for each), 2 the head or a root grown wider
  *  than a node (sizes vary). */
 struct skiplist_allocator {
+    /** Returns a block of `size` bytes for a node of kind `level`, or
+     *  NULL on failure (the call then fails with -ENOMEM). */
     void *(*alloc)(void *ctx, size_t size, unsigned level);
+    /** Takes back a block, with the size and level it was allocated for. */
     void (*free)(void *ctx, void *ptr, size_t size, unsigned level);
+    /** Passed as the first argument of both. */
     void *ctx;
 };
 
@@ -169,10 +196,13 @@ struct skiplist_allocator {
  *  through another queue is refused, not obeyed). Zero it before first
  *  use. */
 struct skiplist_hook {
-    void *leaf;
-    void *list;
+    void *leaf; /**< the leaf holding the element (the queue's) */
+    void *list; /**< the queue it is in, NULL when in none (the queue's) */
 };
 
+/** Zeroes a hook: the element is then in no queue (name_queued() false).
+ *  A push needs no zeroed hook; name_queued() does.
+ *  \param h the hook */
 static inline void skiplist_hook_init(struct skiplist_hook *h)
 {
     h->leaf = NULL;
@@ -4264,8 +4294,40 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
 #define SLX_STATIC static SLX_UNUSED
 #define SLX_EXTERN
 
+/** \brief `SKIPLIST_DEFINE`'s declarations with external linkage, for a
+ *  header: the structs and the prototypes, no code.
+ *  \param ... as `SKIPLIST_DEFINE` */
 #define SKIPLIST_PROTOTYPE(...) SLX_PROTO_MAP_(SLX_EXTERN, __VA_ARGS__)
+/** \brief `SKIPLIST_DEFINE`'s functions with external linkage, in exactly
+ *  one `.c` file, after `SKIPLIST_PROTOTYPE` with the same arguments.
+ *  \param ... as `SKIPLIST_DEFINE` */
 #define SKIPLIST_GENERATE(...) SLX_GEN_MAP_(SLX_EXTERN, __VA_ARGS__)
+/** \brief Instantiates an ordered index (set, map, multimap): `struct
+ *  name`, `struct name_iter` and the `static` functions of \ref gen_common,
+ *  \ref gen_remove and \ref gen_map.
+ *
+ * `SKIPLIST_DEFINE(name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT)`, at
+ * file scope, no semicolon needed; `SKIPLIST_DEFAULTS` may stand for the
+ * last three. An out-of-range `KPN`, `MAXLVL` or `PSHIFT`, or a key type
+ * over 64 bytes, fails to compile with a message naming it.
+ * - `name`: prefix of `struct name`, `struct name_iter` and every
+ *   `name_*()` function
+ * - `T`: element type; the list stores `T *` and never copies or frees
+ *   an element
+ * - `K_T`: key type, any assignable object type of at most 64 bytes
+ * - `KEY_OF`: accessor: `KEY_OF(e)` is the key of `const T *e` (a
+ *   function-like macro such as `#define KEY(e) ((e)->key)`, or a
+ *   function); the key must not change while e is linked
+ * - `CMP`: `CMP(a, b)` compares two `K_T`: negative, zero or positive, a
+ *   total order; an identifier (function or macro); `SKIPLIST_CMP_NUM`
+ *   for arithmetic keys
+ * - `KPN`: keys per leaf node, 1..256 (1: one key per node)
+ * - `MAXLVL`: levels counting the leaves, 1..32: the index above them has
+ *   at most `MAXLVL - 1` levels; a list that outgrows them stays correct
+ *   (its root grows wider)
+ * - `PSHIFT`: promotion probability 1/2^PSHIFT, 1..8: the index's
+ *   expected fanout is 2^PSHIFT, its nodes hold `2 << PSHIFT` entries
+ * \param ... name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT (above) */
 #define SKIPLIST_DEFINE(...)                \
     SLX_PROTO_MAP_(SLX_STATIC, __VA_ARGS__) \
     SLX_GEN_MAP_(SLX_STATIC, __VA_ARGS__)
@@ -4282,10 +4344,38 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
     SLX_GEN_REMOVE(name, T, ATTR)                                           \
     SLX_GEN_MAP(name, T, K_T, ATTR)
 
+/** \brief `SKIPLIST_PQ_DEFINE`'s declarations with external linkage.
+ *  \param ... as `SKIPLIST_PQ_DEFINE` */
 #define SKIPLIST_PQ_PROTOTYPE(...) \
     SLX_PQ_(SLX_PROTO_PQ_, SLX_PQ_BAD_ORDER, SLX_EXTERN, __VA_ARGS__)
+/** \brief `SKIPLIST_PQ_DEFINE`'s functions with external linkage, in one
+ *  `.c` file.
+ *  \param ... as `SKIPLIST_PQ_DEFINE` */
 #define SKIPLIST_PQ_GENERATE(...) \
     SLX_PQ_(SLX_GEN_PQ_, SLX_PQ_BAD_ORDER, SLX_EXTERN, __VA_ARGS__)
+/** \brief Instantiates a keyed priority queue: `struct name`, `struct
+ *  name_iter` and the `static` functions of \ref gen_common and
+ *  \ref gen_pq.
+ *
+ * `SKIPLIST_PQ_DEFINE(name, T, K_T, KEY_OF, CMP, HOOK, KPN, MAXLVL,
+ * PSHIFT)`; `SKIPLIST_PQ_DEFAULTS` may stand for the last three. Equal
+ * keys pop in push order. A `HOOK` that is not a `struct skiplist_hook`
+ * member of `T`, or one given in the old third place, fails to compile.
+ * - `name`: prefix of `struct name`, `struct name_iter` and every
+ *   `name_*()` function
+ * - `T`: element type; the list stores `T *` and never copies or frees
+ *   an element
+ * - `K_T`: key type, any assignable object type of at most 64 bytes
+ * - `KEY_OF`, `CMP`: as for `SKIPLIST_DEFINE`
+ * - `HOOK`: the name of `T`'s `struct skiplist_hook` member, through
+ *   which an element is removed with no search
+ * - `KPN`: keys per leaf node, 1..256 (1: one key per node)
+ * - `MAXLVL`: levels counting the leaves, 1..32: the index above them has
+ *   at most `MAXLVL - 1` levels; a list that outgrows them stays correct
+ *   (its root grows wider)
+ * - `PSHIFT`: promotion probability 1/2^PSHIFT, 1..8: the index's
+ *   expected fanout is 2^PSHIFT, its nodes hold `2 << PSHIFT` entries
+ * \param ... name, T, K_T, KEY_OF, CMP, HOOK, KPN, MAXLVL, PSHIFT (above) */
 #define SKIPLIST_PQ_DEFINE(...)                                     \
     SLX_PQ_(SLX_PROTO_PQ_, SLX_PQ_NOTHING, SLX_STATIC, __VA_ARGS__) \
     SLX_PQ_(SLX_GEN_PQ_, SLX_PQ_BAD_ORDER, SLX_STATIC, __VA_ARGS__)
@@ -4309,9 +4399,36 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
     SLX_GEN_COMMON(name, T, K_T, ATTR)                                  \
     SLX_GEN_PQ(name, T, ATTR)
 
+/** \brief `SKIPLIST_EXTENT_DEFINE`'s declarations with external linkage.
+ *  \param ... as `SKIPLIST_EXTENT_DEFINE` */
 #define SKIPLIST_EXTENT_PROTOTYPE(...) \
     SLX_PROTO_EXTENT_(SLX_EXTERN, __VA_ARGS__)
+/** \brief `SKIPLIST_EXTENT_DEFINE`'s functions with external linkage, in
+ *  one `.c` file.
+ *  \param ... as `SKIPLIST_EXTENT_DEFINE` */
 #define SKIPLIST_EXTENT_GENERATE(...) SLX_GEN_EXTENT_(SLX_EXTERN, __VA_ARGS__)
+/** \brief Instantiates an extent index over `[START, START + SIZE)`:
+ *  `struct name`, `struct name_iter` and the `static` functions of
+ *  \ref gen_common, \ref gen_remove and \ref gen_extent.
+ *
+ * `SKIPLIST_EXTENT_DEFINE(name, T, K_T, START, SIZE, KPN, MAXLVL,
+ * PSHIFT)`; `SKIPLIST_DEFAULTS` may stand for the last three. A signed
+ * `K_T`, or `START` or `SIZE` not of type `K_T`, fails to compile.
+ * - `name`: prefix of `struct name`, `struct name_iter` and every
+ *   `name_*()` function
+ * - `T`: element type; the list stores `T *` and never copies or frees
+ *   an element
+ * - `K_T`: key type, an unsigned integer type
+ * - `START`: the name of `T`'s member holding the extent's first point,
+ *   of type `K_T`; the key
+ * - `SIZE`: the name of `T`'s member holding its size, of type `K_T`
+ * - `KPN`: keys per leaf node, 1..256 (1: one key per node)
+ * - `MAXLVL`: levels counting the leaves, 1..32: the index above them has
+ *   at most `MAXLVL - 1` levels; a list that outgrows them stays correct
+ *   (its root grows wider)
+ * - `PSHIFT`: promotion probability 1/2^PSHIFT, 1..8: the index's
+ *   expected fanout is 2^PSHIFT, its nodes hold `2 << PSHIFT` entries
+ * \param ... name, T, K_T, START, SIZE, KPN, MAXLVL, PSHIFT (above) */
 #define SKIPLIST_EXTENT_DEFINE(...)            \
     SLX_PROTO_EXTENT_(SLX_STATIC, __VA_ARGS__) \
     SLX_GEN_EXTENT_(SLX_STATIC, __VA_ARGS__)
@@ -4347,20 +4464,51 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
 /* Loops: each expands to a for header. `it` is a struct name_iter, var
  * and tmp are T *. Plain loops must not mutate the list; the _SAFE loop's
  * body may erase (or, for a queue, remove) var and only var. */
+/** \brief A `for` header over every element in key order.
+ *  The body must not change the list.
+ *  \param name the instance's name
+ *  \param sl   a `const struct name *`
+ *  \param it   a `struct name_iter` variable
+ *  \param var  a `T *` variable: each element in turn */
 #define SKIPLIST_FOREACH(name, sl, it, var)                      \
     for ((var) = SLX_CAT(name, _iter_first)(&(it), (sl)); (var); \
          (var) = SLX_CAT(name, _iter_next)(&(it)))
+/** \brief A `for` header over every element, last to first.
+ *  \param name the instance's name
+ *  \param sl   the list
+ *  \param it   a `struct name_iter` variable
+ *  \param var  a `T *` variable: each element in turn */
 #define SKIPLIST_FOREACH_REVERSE(name, sl, it, var)             \
     for ((var) = SLX_CAT(name, _iter_last)(&(it), (sl)); (var); \
          (var) = SLX_CAT(name, _iter_prev)(&(it)))
+/** \brief A `for` header from the lower bound of `key` to the end.
+ *  \param name the instance's name
+ *  \param sl   the list
+ *  \param it   a `struct name_iter` variable
+ *  \param var  a `T *` variable: each element in turn
+ *  \param key  the bound: the walk starts at the first key >= `key` */
 #define SKIPLIST_FOREACH_FROM(name, sl, it, var, key)                  \
     for ((var) = SLX_CAT(name, _iter_seek)(&(it), (sl), (key)); (var); \
          (var) = SLX_CAT(name, _iter_next)(&(it)))
+/** \brief A `for` header over every element whose body may erase (a
+ *  queue: remove) the current element, and only it.
+ *  \param name the instance's name
+ *  \param sl   the list
+ *  \param it   a `struct name_iter` variable
+ *  \param var  a `T *` variable: each element in turn
+ *  \param tmp  a `T *` variable the loop uses (the next element) */
 #define SKIPLIST_FOREACH_SAFE(name, sl, it, var, tmp)            \
     for ((var) = SLX_CAT(name, _iter_first)(&(it), (sl));        \
          (var) && ((tmp) = SLX_CAT(name, _iter_next)(&(it)), 1); \
          (var) = SLX_CAT(name, _slx_iter_resync)(&(it), (tmp)))
-/* Extents overlapping the closed range [lo, hi]. */
+/** \brief A `for` header over the extents overlapping the closed range
+ *  `[lo, hi]`, lowest first (extent faces).
+ *  \param name the instance's name
+ *  \param sl   the list
+ *  \param it   a `struct name_iter` variable
+ *  \param var  a `T *` variable: each overlapping extent in turn
+ *  \param lo   the range's first point
+ *  \param hi   the range's last point (inclusive) */
 #define SKIPLIST_FOREACH_OVERLAP(name, sl, it, var, lo, hi)                    \
     for ((var) = SLX_CAT(name, _iter_overlap)(&(it), (sl), (lo), (hi)); (var); \
          (var) = SLX_CAT(name, _iter_next_overlap)(&(it)))

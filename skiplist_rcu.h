@@ -76,8 +76,10 @@
 #include <urcu.h>
 #endif
 
-/* Keys per leaf, max level, promotion shift. Leaves are smaller than
- * skiplist.h's 64: every write copies one. */
+/** The last three arguments of `SKIPLIST_RCU_DEFINE` and
+ *  `SKIPLIST_RCU_EXTENT_DEFINE` at their defaults: keys per leaf, max
+ *  level, promotion shift = 32, 24, 5. Leaves are smaller than
+ *  skiplist.h's 64: every write copies one. */
 #define SKIPLIST_RCU_DEFAULTS 32, 24, 5
 
 /** What writers did that readers never see: for tests and tuning. */
@@ -2502,6 +2504,24 @@ static SLX_UNUSED int slr_check(const struct slx_type *ty, struct slr_list *L,
  * name, T, K_T, START, SIZE, KPN, MAXLVL, PSHIFT): a concurrent extent
  * index. Both give static functions; SKIPLIST_RCU_DEFAULTS may stand for
  * the last three arguments. */
+/** \brief Instantiates a concurrent ordered index of unique keys:
+ *  `struct name`, `struct name_iter` and the `static` functions of
+ *  \ref gen_rcu_common and \ref gen_rcu_map, each with its concurrency
+ *  contract (\ref gen_rcu).
+ *
+ * `SKIPLIST_RCU_DEFINE(name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT)`;
+ * `SKIPLIST_RCU_DEFAULTS` may stand for the last three. The arguments are
+ * `SKIPLIST_DEFINE`'s, with narrower tuning ranges:
+ * - `name`: prefix of `struct name`, `struct name_iter` and every
+ *   `name_*()` function
+ * - `T`: element type; the list stores `T *` and never frees an element
+ * - `K_T`: key type, any assignable object type of at most 64 bytes
+ * - `KEY_OF`: accessor, `KEY_OF(e)` is the key of `const T *e`
+ * - `CMP`: `CMP(a, b)`, a three-way total order on `K_T`
+ * - `KPN`: keys per leaf, 2..256
+ * - `MAXLVL`: levels counting the leaves, 2..32
+ * - `PSHIFT`: promotion probability 1/2^PSHIFT, 1..8
+ * \param ... name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT (above) */
 #define SKIPLIST_RCU_DEFINE(...) SLR_DEFINE_MAP_(__VA_ARGS__)
 #define SLR_DEFINE_MAP_(name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT)     \
     SLR_CHECK_RANGES(name, KPN, MAXLVL, PSHIFT);                            \
@@ -2510,6 +2530,20 @@ static SLX_UNUSED int slr_check(const struct slx_type *ty, struct slr_list *L,
     SLR_GEN_COMMON(name, T, K_T, SLX_STATIC)                                \
     SLR_GEN_MAP(name, T, K_T, SLX_STATIC)
 
+/** \brief Instantiates a concurrent extent index over
+ *  `[START, START + SIZE)`: `struct name`, `struct name_iter` and the
+ *  `static` functions of \ref gen_rcu_common and \ref gen_rcu_extent.
+ *
+ * `SKIPLIST_RCU_EXTENT_DEFINE(name, T, K_T, START, SIZE, KPN, MAXLVL,
+ * PSHIFT)`; `SKIPLIST_RCU_DEFAULTS` may stand for the last three.
+ * - `name`: prefix of the structs and functions
+ * - `T`: element type
+ * - `K_T`: an unsigned integer type
+ * - `START`: the name of `T`'s member holding the first point (the key),
+ *   of type `K_T`
+ * - `SIZE`: the name of `T`'s member holding the size, of type `K_T`
+ * - `KPN`, `MAXLVL`, `PSHIFT`: as for `SKIPLIST_RCU_DEFINE`
+ * \param ... name, T, K_T, START, SIZE, KPN, MAXLVL, PSHIFT (above) */
 #define SKIPLIST_RCU_EXTENT_DEFINE(...) SLR_DEFINE_EXTENT_(__VA_ARGS__)
 #define SLR_DEFINE_EXTENT_(name, T, K_T, START, SIZE, KPN, MAXLVL, PSHIFT)    \
     SLR_CHECK_RANGES(name, KPN, MAXLVL, PSHIFT);                              \

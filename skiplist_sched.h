@@ -120,7 +120,10 @@ extern "C" {
  *  seconds of ticks on every CPU, plus one tick). */
 #define SKIPLIST_SCHED_ISO_PERIOD_S 5
 
+/** The key's class sits in bits 63..61: key = class << this | value. */
 #define SKIPLIST_SCHED_CLASS_SHIFT 61
+/** The largest value under the class bits (2^61 - 1); deadlines saturate
+ *  here instead of spilling into the class. */
 #define SKIPLIST_SCHED_VALUE_MAX \
     ((UINT64_C(1) << SKIPLIST_SCHED_CLASS_SHIFT) - 1)
 
@@ -129,27 +132,28 @@ extern "C" {
 #error "SKIPLIST_SCHED_NR_CPUS must be a multiple of 64 in 64..32768"
 #endif
 
+/** Scheduling policies, as BFS's (skiplist_sched_task_init()). */
 enum skiplist_sched_policy {
-    SKIPLIST_SCHED_FIFO,    /* realtime, runs until it yields */
-    SKIPLIST_SCHED_RR,      /* realtime, round robin by rr_interval */
-    SKIPLIST_SCHED_ISO,     /* unprivileged soft realtime, CPU-share limit */
-    SKIPLIST_SCHED_NORMAL,  /* virtual deadline by nice */
-    SKIPLIST_SCHED_BATCH,   /* keyed as NORMAL */
-    SKIPLIST_SCHED_IDLEPRIO /* after every other class, by deadline */
+    SKIPLIST_SCHED_FIFO,    /**< realtime, runs until it yields */
+    SKIPLIST_SCHED_RR,      /**< realtime, round robin by rr_interval */
+    SKIPLIST_SCHED_ISO,     /**< unprivileged soft realtime, CPU-share limit */
+    SKIPLIST_SCHED_NORMAL,  /**< virtual deadline by nice */
+    SKIPLIST_SCHED_BATCH,   /**< keyed as NORMAL */
+    SKIPLIST_SCHED_IDLEPRIO /**< after every other class, by deadline */
 };
 
 /** The own-CPU sticky test (see the top of this file). */
 enum skiplist_sched_sticky_rule {
-    SKIPLIST_SCHED_STICKY_REAL, /* real key, class and FIFO (default) */
-    SKIPLIST_SCHED_STICKY_PATCH /* the patch's code: deadline - 250 ms */
+    SKIPLIST_SCHED_STICKY_REAL, /**< real key, class and FIFO (default) */
+    SKIPLIST_SCHED_STICKY_PATCH /**< the patch's code: deadline - 250 ms */
 };
 
 /** Queue classes, in the order the key's top bits give them. */
 enum skiplist_sched_class {
-    SKIPLIST_SCHED_CLASS_RT,
-    SKIPLIST_SCHED_CLASS_ISO,
-    SKIPLIST_SCHED_CLASS_DEADLINE,
-    SKIPLIST_SCHED_CLASS_IDLE
+    SKIPLIST_SCHED_CLASS_RT,       /**< FIFO and RR, by rt_prio */
+    SKIPLIST_SCHED_CLASS_ISO,      /**< ISO while not refractory */
+    SKIPLIST_SCHED_CLASS_DEADLINE, /**< NORMAL and BATCH, by deadline */
+    SKIPLIST_SCHED_CLASS_IDLE      /**< IDLEPRIO, by deadline */
 };
 
 /** What a task embeds. Set up with skiplist_sched_task_init(); the fields
