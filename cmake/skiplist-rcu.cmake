@@ -22,6 +22,12 @@
 # targets named skiplist::rcu*) or ALIAS (the source tree: real targets
 # skiplist_rcu* with skiplist::rcu* aliases, as for skiplist::skiplist).
 function(_skiplist_rcu_targets core how)
+  # FindThreads needs C or C++ enabled; a project with neither cannot
+  # compile against the header anyway.
+  get_property(languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+  if(NOT "C" IN_LIST languages AND NOT "CXX" IN_LIST languages)
+    return()
+  endif()
   find_package(Threads QUIET)
   find_path(SKIPLIST_URCU_INCLUDE_DIR urcu.h)
   find_library(SKIPLIST_URCU_COMMON_LIBRARY urcu-common)

@@ -53,6 +53,7 @@ probe() {
     libabsl-dev) has_pc absl_btree ;;
     libboost-dev) has_header c++ boost/version.hpp ;;
     libcds-dev) has_header c++ cds/init.h ;;
+    llvm-[0-9]*) have "llvm-cov-${1#llvm-}" && have "llvm-profdata-${1#llvm-}" ;;
     *-dev) return 1 ;; # no probe known here: dpkg-query decides
     *) have "$1" ;;    # a tool package whose command has its name
     esac
@@ -72,6 +73,7 @@ how() {
     libabsl-dev) echo "pkg-config absl_btree" ;;
     libboost-dev) echo "<boost/version.hpp>" ;;
     libcds-dev) echo "<cds/init.h>" ;;
+    llvm-[0-9]*) echo "llvm-cov-${1#llvm-} and llvm-profdata-${1#llvm-} on PATH" ;;
     *-dev) echo "dpkg-query: no other probe known for it" ;;
     *) echo "$1 on PATH" ;;
     esac

@@ -2,17 +2,19 @@
 # tests/install/run.sh <scratch dir>: the install test of `make test`
 # (make test-install). Run from the repository root.
 #
-#  1. make install PREFIX=<scratch>/prefix, then builds the consumers
-#     (consumer.c on skiplist.h, consumer_rcu.c on skiplist_rcu.h, memb and
-#     qsbr flavors) through pkg-config and through find_package, and runs
+#  1. make install PREFIX=<scratch>/prefix, and cmake --install of the
+#     root CMakeLists.txt into a DESTDIR with the same prefix: the files
+#     must be the same, byte for byte.
+#  2. Builds the consumers (consumer.c on skiplist.h, consumer_rcu.c on
+#     skiplist_rcu.h, memb and qsbr flavors) through pkg-config and runs
 #     them; each prints one line, compared with what its operations imply.
-#  2. The consumers (memb only) through add_subdirectory of this tree and
+#  3. The same through find_package, after checking its version rule on a
+#     table of requests.
+#  4. The consumers (memb only) through add_subdirectory of this tree and
 #     through FetchContent of a tarball of the files the CMake build needs.
-#  3. CMake's install rules, into a DESTDIR with the same PREFIX: the files
-#     must equal make install's, byte for byte.
-#  4. make install with DESTDIR: nothing lands under PREFIX itself, and a
+#  5. make install with DESTDIR: nothing lands under PREFIX itself, and a
 #     consumer builds from the staged tree (PKG_CONFIG_SYSROOT_DIR).
-#  5. make uninstall for both: no file may be left in either prefix, nor
+#  6. make uninstall for both: no file may be left in either prefix, nor
 #     skiplist's own directories.
 # Every build log is kept in <scratch>/logs and shown when its step fails.
 set -eu
@@ -91,10 +93,23 @@ no_files_left() {
 say "==== install test: make install, consumers via pkg-config," \
     "find_package, add_subdirectory, FetchContent; make uninstall"
 
-# 1. make install, pkg-config. The consumers are copied out of the tree so
-# that nothing but the installed headers can satisfy their #includes; the
-# compiler's dependency output must name the installed header.
+# 1. make install, and CMake's install rules, which must give the same
+# files (checked first: the tree must not change between the installs).
 step make-install "$MAKE" --no-print-directory install PREFIX="$prefix"
+step cmake-root cmake -S "$root" -B "$work/root" -DCMAKE_INSTALL_PREFIX=/none
+step cmake-install env DESTDIR="$work/cmake-stage" \
+    cmake --install "$work/root" --prefix "$prefix"
+if diff -r "$prefix" "$work/cmake-stage$prefix" >"$work/logs/diff.log"; then
+    say "ok  cmake --install: the same $(find "$prefix" -type f | wc -l)" \
+        "files as make install"
+else
+    cat "$work/logs/diff.log"
+    fail "cmake --install and make install differ"
+fi
+
+# 2. pkg-config. The consumers are copied out of the tree so that nothing
+# but the installed headers can satisfy their #includes; the compiler's
+# dependency output must name the installed header.
 mkdir -p "$work/src" "$work/pc"
 cp tests/install/consumer.c tests/install/consumer_rcu.c "$work/src/"
 export PKG_CONFIG_PATH="$prefix/share/pkgconfig"
@@ -118,7 +133,11 @@ check pkg-config "$work/pc/consumer" "$expect_map"
 check pkg-config "$work/pc/consumer_rcu" "$(expect_rcu memb)"
 check pkg-config "$work/pc/consumer_rcu_qsbr" "$(expect_rcu qsbr)"
 
-# find_package, and 2. add_subdirectory and FetchContent.
+# 3. find_package: the version rule, then the consumers; 4.
+# add_subdirectory and FetchContent.
+step cmake-version cmake -S tests/install/version -B "$work/version" \
+    -DCMAKE_PREFIX_PATH="$prefix" -DVERSION="$version"
+say "ok  find_package: $(grep -o 'version rule: .*' "$work/logs/cmake-version.log")"
 cmake_consumer() { # <mode> <cmake -D options...>
     mode=$1
     shift
@@ -138,19 +157,7 @@ tar -czf "$work/skiplist-src.tar.gz" CMakeLists.txt cmake skiplist.h \
     skiplist_sched.h skiplist_rcu.h skiplist.pc.in skiplist-rcu.pc.in
 cmake_consumer fetch -DSKIPLIST_URL="$work/skiplist-src.tar.gz"
 
-# 3. CMake's install rules give the same files as make install.
-step cmake-root cmake -S "$root" -B "$work/root" -DCMAKE_INSTALL_PREFIX=/none
-step cmake-install env DESTDIR="$work/cmake-stage" \
-    cmake --install "$work/root" --prefix "$prefix"
-if diff -r "$prefix" "$work/cmake-stage$prefix" >"$work/logs/diff.log"; then
-    say "ok  cmake --install: the same $(find "$prefix" -type f | wc -l)" \
-        "files as make install"
-else
-    cat "$work/logs/diff.log"
-    fail "cmake --install and make install differ"
-fi
-
-# 4. DESTDIR: the files go under the staging directory, named for PREFIX.
+# 5. DESTDIR: the files go under the staging directory, named for PREFIX.
 stage=$work/stage
 staged_prefix=$work/never-created
 step make-install-destdir "$MAKE" --no-print-directory install \
@@ -163,7 +170,7 @@ step pc-consumer-destdir env PKG_CONFIG_SYSROOT_DIR="$stage" \
         '$work/src/consumer.c'"
 check "pkg-config (DESTDIR)" "$work/pc/consumer_destdir" "$expect_map"
 
-# 5. make uninstall, with the same PREFIX (and DESTDIR).
+# 6. make uninstall, with the same PREFIX (and DESTDIR).
 step make-uninstall "$MAKE" --no-print-directory uninstall PREFIX="$prefix"
 no_files_left "$prefix" "$prefix"
 step make-uninstall-destdir "$MAKE" --no-print-directory uninstall \
