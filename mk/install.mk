@@ -82,8 +82,12 @@ uninstall:
 	        echo "uninstall: $$d kept (not empty)"; fi; \
 	done
 
+# run.sh calls make itself; naming $(MAKE) in the recipe would make
+# `make -n test` run the test, hence the indirection.
+INSTALL_TEST_MAKE = $(MAKE)
 test-install:
-	@MAKE="$(MAKE)" CC="$(CC)" tests/install/run.sh "$(BUILD)/test-install"
+	@MAKE="$(INSTALL_TEST_MAKE)" CC="$(CC)" \
+	    tests/install/run.sh "$(BUILD)/test-install"
 
 TEST_EXTRA_RUN += test-install
 TEST_DEPS      += cmake
