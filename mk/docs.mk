@@ -4,12 +4,15 @@
 #                    docs/html). First installs doxygen and graphviz with
 #                    tools/install-deps.sh when they are missing (it says
 #                    what it installs; apt-get, through sudo when not root).
-#   make docs-check  the site built with every Doxygen warning an error,
-#                    then its indexes checked (tools: tests/docs/indexes.sh):
+#   make docs-check  docs-sync, then the site built into
+#                    $(BUILD)/docs-check with every Doxygen warning an
+#                    error, then its indexes checked (tests/docs/indexes.sh):
 #                    no engine-internal or example symbol, every function
-#                    the macros generate present. Part of `make test`.
+#                    the macros generate listed, every SKIPLIST_* macro and
+#                    macro argument documented, every page and image made.
+#                    Part of `make test` (about 20 s on the 2-core VM).
 #   make docs-sync   docs/reference/ against what the macros really
-#                    generate (tests/docs/sync.sh). Part of `make test`.
+#                    generate (tests/docs/sync.sh, gcc). Part of `make test`.
 #
 # Two people can build at once: make docs DOCS_OUT=build/me/docs.
 DOCS_OUT   ?= docs
@@ -17,14 +20,15 @@ DOCS_DEPS  := doxygen graphviz
 DOCS_CHECK := $(BUILD)/docs-check
 DOCS_VERSION = $(shell sed -n 's/^\#define SKIPLIST_VERSION_STRING "\(.*\)"/\1/p' skiplist.h)
 
-# $(1): output directory, $(2): YES for warnings as errors, $(3): YES to
-# write the XML too (the index check reads it), $(4): warning log.
+# $(1): output directory, $(2): WARN_AS_ERROR (NO, or FAIL_ON_WARNINGS:
+# every warning printed, then a failing exit), $(3): YES to write the XML
+# too (the index check reads it), $(4): warning log (empty: stderr).
 docs_run = SKIPLIST_DOCS_OUT='$(1)' SKIPLIST_DOCS_WERROR='$(2)' \
            SKIPLIST_DOCS_XML='$(3)' SKIPLIST_DOCS_WARNLOG='$(4)' \
            SKIPLIST_DOCS_VERSION='$(DOCS_VERSION)' doxygen docs/Doxyfile
 
 TEST_DEPS        += $(DOCS_DEPS)
-# (h2 WIP) TEST_EXTRA_RUN   += docs-sync docs-check
+TEST_EXTRA_RUN   += docs-sync docs-check
 
 .PHONY: docs docs-deps docs-check docs-sync
 

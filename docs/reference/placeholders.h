@@ -18,6 +18,8 @@
  * Names that contain `name_slx_` or `name_slr_` are the library's own
  * helpers, never API, and are not listed.
  */
+/* A table: one row per line. */
+// clang-format off
 /**
  * \defgroup generated Generated API
  * \brief Every function the instantiation macros generate, per face, with
@@ -38,6 +40,7 @@
  * `SKIPLIST_GENERATE` (and the `_PQ_` and `_EXTENT_` variants) give the
  * same functions external linkage.
  */
+// clang-format on
 
 /* The three public headers' file documentation: their own top comments
  * are plain comments, which Doxygen does not read. */

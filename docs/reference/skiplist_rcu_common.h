@@ -244,6 +244,8 @@ T *name_iter_prev(struct name_iter *it);
  *              callback.
  */
 
+/* A \fn line stays one line. */
+// clang-format off
 /**
  * \fn void skiplist_rcu_call(struct rcu_head *head, void (*fn)(struct rcu_head *head))
  * \param head the `struct rcu_head` embedded in the object to free
@@ -253,6 +255,7 @@ T *name_iter_prev(struct name_iter *it);
  * \concurrency A registered thread (QSBR: online), inside a read-side
  *              section or not.
  */
+// clang-format on
 
 /**
  * \fn void skiplist_rcu_callback_enter(struct rcu_head *head)

@@ -32,6 +32,8 @@
  * @{
  */
 
+/* Each \fn line stays one line. */
+// clang-format off
 /** \fn uint64_t skiplist_sched_deadline_diff(int nice)
  *  \param nice the nice level (clamped to -20..19)
  *  \return the deadline offset of that nice level, in ns */
@@ -228,4 +230,5 @@
  *  \retval 0       every invariant holds
  *  \retval -EINVAL one does not; `why` says which */
 
+// clang-format on
 /** @} */

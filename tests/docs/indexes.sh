@@ -43,19 +43,27 @@ internal=$(echo "$entries" |
 [ -z "$internal" ] || bad "internal or example symbols in the indexes: $(echo $internal)"
 [ -n "$(grep -lE '[a-z_]+_8c(_source)?\.html' $index_pages || true)" ] &&
     bad "an index links to a .c file's page (an example in INPUT?)"
-# Every link target: allowed pages only.
+# Every link target: allowed pages only. A header's pages are named after
+# it ("skiplist_rcu.h" -> skiplist__rcu_8h.html, _source.html); the allowed
+# headers are the three public ones and docs/reference/'s.
+headers=$(for h in skiplist.h skiplist_sched.h skiplist_rcu.h docs/reference/*.h; do
+    basename "$h" .h | sed 's/_/__/g; s/$/_8h/'
+done)
 targets=$(cat $index_pages | grep -o 'class="el" href="[^"#]*' |
     sed 's/.*href="//' | sort -u)
 for t in $targets; do
     case "$t" in
-    skiplist_8h.html | skiplist__sched_8h.html | skiplist__rcu_8h.html) ;;
-    group__*.html | dir_*.html) ;;
-    placeholders_8h.html | skiplist__*_8h.html) ;; # docs/reference/
-    *_8h_source.html) ;;
-    structname.html | structname__iter.html) ;;
-    structskiplist__*.html) ;;
-    *) bad "an index entry links to $t, not a page of the API" ;;
+    group__*.html) continue ;;
+    structname.html | structname__iter.html | structskiplist__*.html) continue ;;
+    dir_*.html)
+        # Directories: docs/ and docs/reference/ only.
+        grep -Eq '<div class="title">(docs|reference|guides) Directory Reference' \
+            "$html/$t" 2>/dev/null && continue ;;
+    *_8h.html | *_8h_source.html)
+        echo "$headers" | grep -qx "$(echo "$t" | sed 's/\(_source\)\{0,1\}\.html$//')" &&
+            continue ;;
     esac
+    bad "an index entry links to $t, not a page of the API"
 done
 
 # --------------------------------------------- 2. the generated API is there
@@ -101,7 +109,7 @@ for x in "$xml"/skiplist_8h.xml "$xml"/skiplist__sched_8h.xml "$xml"/skiplist__r
 done
 
 # ------------------------------------------------ 4. pages and their images
-for md in docs/*.md docs/guides/*.md; do
+for md in docs/*.md docs/guides/*.md docs/reference/*.md; do
     [ -f "$md" ] || continue
     page="md_$(echo "${md%.md}" | sed 's/[-\/]/_/g').html"
     [ -f "$html/$page" ] || bad "$md did not become a page ($page)"

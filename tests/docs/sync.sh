@@ -13,7 +13,8 @@
 # parameter list that differs (types or names) fails the test.
 #
 # Usage: tests/docs/sync.sh BUILD_DIR   (CC_AUX: the gcc to use; -aux-info
-# is gcc's, clang has no equivalent)
+# is gcc's, clang has no equivalent). Nothing is compiled to code: parsing
+# (-fsyntax-only) is all -aux-info needs.
 set -eu
 out=${1:?usage: tests/docs/sync.sh BUILD_DIR}
 cc=${CC_AUX:-gcc}
@@ -44,19 +45,19 @@ seen="$out/seen-files"
 : >"$seen"
 for f in $faces; do
     gen="$out/gen-$f" ref="$out/ref-$f"
-    "$cc" $flags -DSYNC_FACE_$f -c tests/docs/sync_gen.c \
-        -aux-info "$gen.aux" -o "$gen.o"
+    "$cc" $flags -DSYNC_FACE_$f -fsyntax-only tests/docs/sync_gen.c \
+        -aux-info "$gen.aux"
     # -aux-info drops parameter names from mere declarations, so the
     # reference prototypes are turned into empty definitions first: in
     # the preprocessed text (whose line markers keep each line's file),
     # every line of docs/reference/ that ends a prototype, ");", ends
     # with ") { }" instead.
-    "$cc" $flags -DSYNC_FACE_$f -c tests/docs/sync_ref.c -o "$ref.o"
+    "$cc" $flags -DSYNC_FACE_$f -fsyntax-only tests/docs/sync_ref.c
     "$cc" $flags -DSYNC_FACE_$f -E tests/docs/sync_ref.c |
         awk '/^# [0-9]+ "/ { inref = ($3 ~ /docs\/reference\//) }
              inref && !/^#/ { sub(/\);[ \t]*$/, ") { }") }
              { print }' >"$ref.i"
-    "$cc" -std=c11 -w -c "$ref.i" -aux-info "$ref.aux" -o "$ref.o"
+    "$cc" -std=c11 -w -fsyntax-only "$ref.i" -aux-info "$ref.aux"
     protos "$gen.aux" tests/docs/sync_gen.c NF >"$gen.txt"
     protos "$ref.aux" docs/reference/ NF >"$ref.txt"
     sed -n "s|^/\* \(\./\)*\(docs/reference/[^:]*\):.*|\2|p" "$ref.aux" >>"$seen"
