@@ -35,8 +35,10 @@ TEST_EXTRA_RUN   += docs-sync docs-check
 docs-deps:
 	@tools/install-deps.sh $(DOCS_DEPS)
 
+# Doxygen adds to an output directory and never deletes: start empty, so
+# no page of an older build lingers.
 docs: docs-deps
-	@mkdir -p $(DOCS_OUT)
+	@rm -rf $(DOCS_OUT)/html && mkdir -p $(DOCS_OUT)
 	$(call docs_run,$(DOCS_OUT),NO,NO,)
 	@echo "docs: $(DOCS_OUT)/html/index.html"
 

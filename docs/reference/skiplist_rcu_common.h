@@ -263,6 +263,14 @@ T *name_iter_prev(struct name_iter *it);
  * \concurrency Only as the first statement of a `call_rcu` callback.
  */
 
+/** \var skiplist_rcu_stats::retries
+ *  Writer validations that failed (the node it locked had died, or its
+ *  leaf had been replaced since the search): the writer searched again. */
+/** \var skiplist_rcu_stats::splits
+ *  Leaf splits. */
+/** \var skiplist_rcu_stats::merges
+ *  Leaves merged with a sibling or removed. */
+
 /** @} */
 /** @} */
 

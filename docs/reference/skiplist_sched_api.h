@@ -231,4 +231,37 @@
  *  \retval -EINVAL one does not; `why` says which */
 
 // clang-format on
+/* The fields of the two structs, readable by the caller (change them
+ * only through the functions). */
+/** \var skiplist_sched_task::hook
+ *  The queue link, owned by the queue. */
+/** \var skiplist_sched_task::key
+ *  The queue key while queued (class in bits 63..61). */
+/** \var skiplist_sched_task::deadline
+ *  The virtual deadline, in ns of niffies. */
+/** \var skiplist_sched_task::seq
+ *  When the task was (re)keyed: FIFO order among equal keys. */
+/** \var skiplist_sched_task::time_slice
+ *  Nanoseconds left of the current slice. */
+/** \var skiplist_sched_task::sticky_cpu
+ *  The CPU whose sticky task this is, or -1. */
+/** \var skiplist_sched_task::cpu
+ *  The CPU it last ran on, or -1. */
+/** \var skiplist_sched_task::policy
+ *  An enum skiplist_sched_policy value. */
+/** \var skiplist_sched_task::rt_prio
+ *  1..99 for FIFO and RR, else 0. */
+/** \var skiplist_sched_task::nice
+ *  -20..19. */
+/** \var skiplist_sched_task::cls
+ *  The enum skiplist_sched_class it was last queued as. */
+/** \var skiplist_sched_task::fresh
+ *  Nonzero until it gets its first deadline. */
+/** \var skiplist_sched_task::cpus_allowed
+ *  The affinity mask, one bit per CPU. */
+/** \var skiplist_sched::niffies
+ *  The monotonic clock in ns, advanced by the caller. */
+/** \var skiplist_sched::nr_cpus
+ *  CPUs of this runqueue. */
+
 /** @} */
