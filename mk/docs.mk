@@ -20,10 +20,24 @@ DOCS_DEPS  := doxygen graphviz
 DOCS_CHECK := $(BUILD)/docs-check
 DOCS_VERSION = $(shell sed -n 's/^\#define SKIPLIST_VERSION_STRING "\(.*\)"/\1/p' skiplist.h)
 
+# Every complete example program gets a page of its own (\example; its
+# symbols stay out of the indexes), listed here before each run: the
+# guides' examples (docs/guides/examples/) and the repository's
+# (examples/). The guides' links to them are rewritten to those pages by
+# docs/reference/md-anchors.awk.
+DOCS_EXAMPLES := $(BUILD)/docs-examples/examples.dox
+docs_examples = mkdir -p $(dir $(DOCS_EXAMPLES)) && \
+    for f in $(wildcard docs/guides/examples/*.c examples/*.c); do \
+        printf '/** \\example %s\n * The complete program, %s. */\n' \
+            "$${f\#\#*/}" "$$f"; \
+    done >$(DOCS_EXAMPLES)
+
 # $(1): output directory, $(2): WARN_AS_ERROR (NO, or FAIL_ON_WARNINGS:
 # every warning printed, then a failing exit), $(3): YES to write the XML
 # too (the index check reads it), $(4): warning log (empty: stderr).
-docs_run = SKIPLIST_DOCS_OUT='$(1)' SKIPLIST_DOCS_WERROR='$(2)' \
+docs_run = $(docs_examples) && \
+           SKIPLIST_DOCS_EXAMPLES='$(DOCS_EXAMPLES)' \
+           SKIPLIST_DOCS_OUT='$(1)' SKIPLIST_DOCS_WERROR='$(2)' \
            SKIPLIST_DOCS_XML='$(3)' SKIPLIST_DOCS_WARNLOG='$(4)' \
            SKIPLIST_DOCS_VERSION='$(DOCS_VERSION)' doxygen docs/Doxyfile
 

@@ -7,8 +7,11 @@
 # no such anchors, and its labels are global to the site. So this filter
 # gives every heading below the page title an explicit label, the page's
 # name and the GitHub slug ("api-ordered-index-skiplist_define"), and
-# rewrites each link to an anchor into a link to that label. Code blocks
-# are left alone. Usage: awk -f md-anchors.awk FILE.md
+# rewrites each link to an anchor into a link to that label. A link to a
+# complete example program, [text](examples/NAME.c) from any directory,
+# goes to the program's page instead (mk/docs.mk lists the programs as
+# \example pages). Code blocks are left alone.
+# Usage: awk -f md-anchors.awk FILE.md
 function page_of(path) {
     sub(/^.*\//, "", path)
     sub(/\.md$/, "", path)
@@ -35,6 +38,18 @@ function links(line,    out, pre, target, page, anchor, i) {
         anchor = substr(target, i + 1)
         page = page == "" ? this_page : page_of(page)
         out = out pre "#" page "-" anchor
+    }
+    return examples(out line)
+}
+# Rewrites ](examples/NAME.c) and ](../../examples/NAME.c) to ](#NAME.c),
+# a reference to the \example page of that name.
+function examples(line,    out, target) {
+    out = ""
+    while (match(line, /\]\(([^)# ]*\/)?examples\/[A-Za-z0-9_-]+\.c\)/)) {
+        target = substr(line, RSTART + 2, RLENGTH - 3)
+        sub(/^.*\//, "", target)
+        out = out substr(line, 1, RSTART + 1) "#" target ")"
+        line = substr(line, RSTART + RLENGTH)
     }
     return out line
 }

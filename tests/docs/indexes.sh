@@ -12,8 +12,9 @@
 #   3. Every public SKIPLIST_* macro of the three headers is documented
 #      (in the macros index), and every named argument of a function-like
 #      one has a \param (read from the XML output).
-#   4. Every page under docs/ became a page, and every image a page shows
-#      (the plots, the Graphviz diagrams) was written.
+#   4. Every page under docs/ became a page, every complete example
+#      program a page of its own, and every image a page shows (the plots,
+#      the Graphviz diagrams) was written.
 #
 # Usage: tests/docs/indexes.sh SITE_DIR SYNC_DIR
 set -eu
@@ -122,6 +123,11 @@ for dot in docs/diagrams/*.dot; do
     base=$(basename "$dot" .dot)
     grep -q "dotfile $base" docs/reference/*.h docs/reference/*.md 2>/dev/null ||
         bad "$dot is not shown on any page (\\dotfile $base)"
+done
+for c in docs/guides/examples/*.c examples/*.c; do
+    [ -f "$c" ] || continue
+    [ -f "$html/$(basename "$c" .c)_8c-example.html" ] ||
+        bad "$c has no example page (mk/docs.mk lists them)"
 done
 n_dot=$(ls "$html"/dot_*.svg 2>/dev/null | wc -l)
 n_src=$(ls docs/diagrams/*.dot 2>/dev/null | wc -l)
