@@ -63,8 +63,19 @@ SECTION_RE = re.compile(r"^/\* -{3,} ?([A-Za-z][^*]*?) ?-* ?\*/\s*$")
 # The banners: a dash line, "/* Title */", a dash line.
 DASHES_RE = re.compile(r"^/\* -{10,} \*/\s*$")
 BANNER_RE = re.compile(r"^/\* ([A-Z][^*]*?)\s*\*/\s*$")
-# A function's name where its definition starts (for the listing only).
-FUNC_RE = re.compile(r"^(?:SLX_|SLR_|static|[a-z]).*?\b([a-z_][a-z0-9_]*)\s*\(")
+# Where a definition starts (a line at column 0), the first lower-case
+# identifier before a "(" is the function's name (for the listing only).
+CALL_RE = re.compile(r"\b([a-z_][a-z0-9_]*)\s*\(")
+NOT_NAMES = {"void", "sizeof", "if", "for", "while", "switch", "return", "defined"}
+
+
+def func_name(line):
+    if not line or line[0] in " \t#/*{}":
+        return None
+    for name in CALL_RE.findall(line):
+        if name not in NOT_NAMES:
+            return name
+    return None
 
 
 def macro_face(name, header):
@@ -135,9 +146,9 @@ class Header:
                         and DASHES_RE.match(lines[i + 2])
                     ):
                         section = BANNER_RE.match(lines[i + 1]).group(1)
-                    f = FUNC_RE.match(line)
-                    if f and not line.startswith((" ", "\t")):
-                        func = f.group(1)
+                    f = func_name(line)
+                    if f:
+                        func = f
             if macro is not None:
                 self.face.append(macro_face(macro, self.base))
                 self.where.append("macro " + macro)
