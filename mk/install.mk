@@ -81,6 +81,12 @@ uninstall:
 	    if [ -d "$$d" ]; then rmdir "$$d" || \
 	        echo "uninstall: $$d kept (not empty)"; fi; \
 	done
+	@# The shared directories install may have created go too, but only
+	@# when nothing else lives in them (rmdir refuses a non-empty one).
+	@for d in $(DESTDIR)$(INSTALL_PC) $(DESTDIR)$(PREFIX)/share/cmake \
+	          $(DESTDIR)$(PREFIX)/share $(DESTDIR)$(PREFIX)/include; do \
+	    [ ! -d "$$d" ] || rmdir "$$d" 2>/dev/null || true; \
+	done
 
 # run.sh calls make itself; naming $(MAKE) in the recipe would make
 # `make -n test` run the test, hence the indirection.

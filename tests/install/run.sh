@@ -72,21 +72,17 @@ check() {
     fi
 }
 
-# no_files_left <dir> <prefix>: after uninstall, no file in <dir>, and
-# skiplist's own directories gone from <prefix>; lists the directories
-# left under <prefix> (shared ones, which uninstall keeps).
+# no_files_left <dir> <prefix>: after uninstall, nothing at all under
+# <prefix> (uninstall removes the shared directories it created once they
+# are empty) and no file anywhere in <dir>.
 no_files_left() {
     left=$(find "$1" ! -type d)
-    for d in include/skiplist share/cmake/skiplist; do
-        [ ! -e "$2/$d" ] || left="$left $2/$d"
-    done
-    if [ -n "$left" ]; then
+    [ ! -d "$2" ] || left="$left $(cd "$2" && find . -mindepth 1 | tr '\n' ' ')"
+    if [ -n "$(echo "$left" | tr -d ' ')" ]; then
         fail "uninstall left in $1:"
         say "$left"
     else
-        dirs=$(cd "$2" && find . -mindepth 1 -type d | sort | tr '\n' ' ')
-        say "ok  uninstall: no files left in $1 (empty shared dirs under" \
-            "$2: $dirs)"
+        say "ok  uninstall: $2 is empty"
     fi
 }
 
