@@ -16,7 +16,7 @@
 # threads, as examples/rcu_*.c do.
 GUIDE_DIR  := docs/guides/examples
 GUIDE_SRC  := $(sort $(wildcard $(GUIDE_DIR)/*.c))
-GUIDE_MD   := $(sort $(wildcard docs/guides/*.md))
+GUIDE_MD   := README.md $(sort $(wildcard docs/guides/*.md))
 GUIDE_OUT  := $(BUILD)/guides
 GUIDE_BINS := $(GUIDE_SRC:$(GUIDE_DIR)/%.c=$(GUIDE_OUT)/%)
 GUIDE_ASAN := $(GUIDE_BINS:%=%-asan)
