@@ -7,10 +7,9 @@
 # no such anchors, and its labels are global to the site. So this filter
 # gives every heading below the page title an explicit label, the page's
 # name and the GitHub slug ("api-ordered-index-skiplist_define"), and
-# rewrites each link to an anchor into a link to that label. A link to a
-# complete example program, [text](examples/NAME.c) from any directory,
-# goes to the program's page instead (mk/docs.mk lists the programs as
-# \example pages). Code blocks are left alone.
+# rewrites each link to an anchor into a link to that label. Links to
+# example programs and to headers go to their pages in the site (mk/docs.mk
+# lists the programs as \example pages). Code blocks are left alone.
 # Usage: awk -f md-anchors.awk FILE.md
 function page_of(path) {
     sub(/^.*\//, "", path)
@@ -39,19 +38,41 @@ function links(line,    out, pre, target, page, anchor, i) {
         page = page == "" ? this_page : page_of(page)
         out = out pre "#" page "-" anchor
     }
-    return examples(out line)
+    return files(out line)
 }
-# Rewrites ](examples/NAME.c) and ](../../examples/NAME.c) to ](#NAME.c),
-# a reference to the \example page of that name.
-function examples(line,    out, target) {
+# Links to files the site shows as pages of their own go to those pages:
+# an example program (any path ending in examples/NAME.c, to its \example
+# page), a header of docs/reference/ or one of the three public headers
+# (to its file page), docs/reference/ itself (to the Generated API
+# module). Markdown links and the href of HTML links alike.
+function files(line,    out, t, re) {
     out = ""
-    while (match(line, /\]\(([^)# ]*\/)?examples\/[A-Za-z0-9_-]+\.c\)/)) {
-        target = substr(line, RSTART + 2, RLENGTH - 3)
-        sub(/^.*\//, "", target)
-        out = out substr(line, 1, RSTART + 1) "#" target ")"
+    re = "(\\]\\(|href=\")[^)\" #]*(examples/[A-Za-z0-9_-]+\\.c|reference/[A-Za-z0-9_-]+\\.h|skiplist(_rcu|_sched)?\\.h|reference/)[)\"]"
+    while (match(line, re)) {
+        t = substr(line, RSTART, RLENGTH)
+        out = out substr(line, 1, RSTART - 1)
         line = substr(line, RSTART + RLENGTH)
+        if (t ~ /^href/) {
+            out = out "href=\"" target(t, 1) "\""
+        } else {
+            out = out "](" target(t, 0) ")"
+        }
     }
     return out line
+}
+# The new target for a matched link t; html: for an HTML href.
+function target(t, html,    name) {
+    sub(/[)"]$/, "", t)
+    if (t ~ /reference\/$/)
+        return html ? "group__generated.html" : "#generated"
+    name = t
+    sub(/^.*\//, "", name)
+    sub(/^.*[("]/, "", name)
+    if (name ~ /\.c$/ && html) {
+        sub(/\.c$/, "_8c-example.html", name)
+        return name
+    }
+    return html ? t : "#" name
 }
 BEGIN { this_page = "" }
 FNR == 1 { this_page = page_of(FILENAME); fence = 0; n_heads = 0 }
