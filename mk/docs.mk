@@ -52,7 +52,8 @@ docs-deps:
 # Doxygen adds to an output directory and never deletes: start empty, so
 # no page of an older build lingers.
 docs: docs-deps
-	@rm -rf $(DOCS_OUT)/html && mkdir -p $(DOCS_OUT)
+	@test -n '$(DOCS_OUT)' || { echo "docs: DOCS_OUT is empty" >&2; exit 1; }
+	@rm -rf '$(DOCS_OUT)/html' && mkdir -p '$(DOCS_OUT)'
 	$(call docs_run,$(DOCS_OUT),NO,NO,)
 	@echo "docs: $(DOCS_OUT)/html/index.html"
 
