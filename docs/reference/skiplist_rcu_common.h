@@ -75,7 +75,7 @@ struct skiplist_rcu_stats;
  */
 
 /**
- * \defgroup gen_rcu_common Both faces
+ * \defgroup gen_rcu_common Both faces of skiplist_rcu.h
  * \brief What `SKIPLIST_RCU_DEFINE` and `SKIPLIST_RCU_EXTENT_DEFINE` both
  *        generate, and the header's own helpers.
  * @{
