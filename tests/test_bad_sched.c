@@ -420,3 +420,56 @@ Test(bad_sched, empty_affinity)
     cr_assert_eq(skiplist_sched_nr_queued(&f->rq), 0);
     bs_close(f);
 }
+
+/* set_nice's -ENOMEM (the sweep of test_sched_common.h reaches enqueue,
+ * deschedule and set_policy, not set_nice): 300 tasks queued in deadline
+ * order fill their leaves, so re-nicing a late task to -20 moves it into
+ * an earlier, full leaf, which must split. Each allocation of that call
+ * fails in turn: -ENOMEM, every task byte for byte as before (its hook,
+ * so its place, included), the count the same, check() clean. The
+ * queue's reserve of index nodes may stay (docs/errors.md). */
+Test(bad_sched, set_nice_enomem)
+{
+    enum { NN = 300 };
+    static struct skiplist_sched rq;
+    static struct skiplist_sched_task t[NN], was[NN];
+    struct tc_alloc ta;
+    tc_alloc_init(&ta);
+    cr_assert_eq(skiplist_sched_init(&rq, NCPU, &ta.iface, 5), 0);
+    for (size_t i = 0; i < NN; i++) {
+        cr_assert_eq(
+            skiplist_sched_task_init(&t[i], SKIPLIST_SCHED_NORMAL, 0, 0), 0);
+        skiplist_sched_advance(&rq, MS / 10);
+        cr_assert_eq(skiplist_sched_enqueue(&rq, &t[i]), 0);
+    }
+    unsigned long refused = 0;
+    static const size_t who[] = {NN - 1, NN - 40, NN / 2};
+    for (size_t w = 0; w < 3; w++) {
+        for (unsigned long k = 1;; k++) {
+            memcpy(was, t, sizeof t);
+            tc_alloc_fail_at(&ta, k);
+            int rc = skiplist_sched_set_nice(&rq, &t[who[w]], -20);
+            tc_alloc_heal(&ta);
+            if (rc == 0)
+                break;
+            refused++;
+            cr_assert_eq(rc, -ENOMEM, "task %zu, allocation %lu failing: %d",
+                         who[w], k, rc);
+            cr_assert(memcmp(t, was, sizeof t) == 0,
+                      "task %zu, allocation %lu failing: a task changed",
+                      who[w], k);
+            cr_assert_eq(skiplist_sched_nr_queued(&rq), NN);
+            char why[256] = "";
+            cr_assert_eq(skiplist_sched_check(&rq, why, sizeof why), 0, "%s",
+                         why);
+            cr_assert_lt(k, 32);
+        }
+        cr_assert_eq(t[who[w]].nice, -20);
+    }
+    cr_assert_gt(refused, 0, "no set_nice needed memory");
+    char why[256] = "";
+    cr_assert_eq(skiplist_sched_check(&rq, why, sizeof why), 0, "%s", why);
+    skiplist_sched_destroy(&rq);
+    cr_assert_eq(ta.live, 0, "%ld blocks leaked", ta.live);
+    cr_assert_eq(ta.bad_frees, 0);
+}
