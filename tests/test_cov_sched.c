@@ -253,3 +253,33 @@ Test(cov_sched, fork_of_a_fifo_parent_copies_the_slice)
     cr_assert_eq(child.sticky_cpu, -1);
     cs_free(rq);
 }
+
+/* ISO past its limit goes refractory (tick returns 1); idle ticks then
+ * decay the usage until it is below the clearing mark and ISO is back:
+ * the next ISO tick is not refused. */
+Test(cov_sched, idle_ticks_end_the_iso_refractory_period)
+{
+    struct skiplist_sched *rq = cs_new(1);
+    struct skiplist_sched_task iso;
+    cs_task(&iso, SKIPLIST_SCHED_ISO, 0, 0);
+    cr_assert_eq(skiplist_sched_set_iso(rq, 50, 20), 0);
+    cr_assert_eq(skiplist_sched_enqueue(rq, &iso), 0);
+    cr_assert(skiplist_sched_pick(rq, 0) == &iso);
+    int ticks = 0, rc = 0;
+    while ((rc = skiplist_sched_tick(rq, 0, &iso)) == 0 && ticks < 1000)
+        ticks++;
+    cr_assert_eq(rc, 1, "ISO never hit its limit in %d ticks", ticks);
+    cr_assert(rq->iso_refractory);
+    uint64_t high = rq->iso_ticks;
+    int idle = 0;
+    while (rq->iso_refractory && idle < 100000) {
+        cr_assert_eq(skiplist_sched_tick(rq, 0, NULL), 0);
+        idle++;
+    }
+    cr_assert(!rq->iso_refractory, "still refractory after %d idle ticks",
+              idle);
+    cr_assert_lt(rq->iso_ticks, high);
+    iso.time_slice = 1000000;
+    cr_assert_eq(skiplist_sched_tick(rq, 0, &iso), 0);
+    cs_free(rq);
+}
