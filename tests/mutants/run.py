@@ -9,7 +9,8 @@ caught it (docs/mutants.md, tests/mutants/results.tsv).
     tests/mutants/run.py --list       # the mutants, one line each
 
 For each mutant the runner copies the build inputs (Makefile, the three
-headers, tests/, tools/) into BUILD/mutants/<id>/src, replaces the mutant's
+headers, the files git tracks in tests/ and tools/) into
+BUILD/mutants/<id>/src, replaces the mutant's
 original snippet in its header (it must occur exactly once: a snippet that
 no longer matches stops the run, so a mutant never silently tests the
 unmutated code), and builds and runs stages with that copy's own make, that
@@ -66,6 +67,7 @@ GROUPS = {
 MAIN_STAGES = ["face", "all", "asan"]
 RCU_STAGES = ["memb", "asan", "tsan"]
 OPT = "-O1"
+SKIP_FILES = set()  # --skip-file: suites left out of every copy
 TIMEOUT_BUILD = 1800
 TIMEOUT_RUN = 900  # a whole binary; tests have their own .timeout too
 
@@ -163,17 +165,30 @@ def locate(m):
 # ------------------------------------------------------------ one mutant
 
 
+def tracked(*dirs):
+    """Paths git tracks under dirs (relative to ROOT) that exist."""
+    p = subprocess.run(["git", "ls-files", "-z", "--"] + list(dirs), cwd=ROOT,
+                       stdout=subprocess.PIPE, check=True)
+    return [f for f in p.stdout.decode().split("\0")
+            if f and os.path.isfile(os.path.join(ROOT, f))]
+
+
 def prepare(m, scratch, text):
     src = os.path.join(scratch, "src")
     if os.path.isdir(scratch):
         shutil.rmtree(scratch)
     os.makedirs(src)
-    shutil.copy2(os.path.join(ROOT, "Makefile"), src)
-    for h in HEADERS:
-        shutil.copy2(os.path.join(ROOT, h), src)
-    shutil.copytree(os.path.join(ROOT, "tests"), os.path.join(src, "tests"),
-                    ignore=shutil.ignore_patterns("corpus", "mutants"))
-    shutil.copytree(os.path.join(ROOT, "tools"), os.path.join(src, "tools"))
+    # Files git tracks (as they are in the working tree): a file someone
+    # has only started writing does not join the suites.
+    files = ["Makefile"] + list(HEADERS) + tracked("tests", "tools")
+    for rel in files:
+        if rel.startswith(("tests/mutants/", "tests/fuzz/corpus/")):
+            continue
+        if rel in SKIP_FILES:
+            continue
+        dst = os.path.join(src, rel)
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        shutil.copy2(os.path.join(ROOT, rel), dst)
     # The copy's only mk file: the Criterion suites at OPT without debug
     # information, which builds faster (the recipes expand CFLAGS_T when
     # they run, so this applies to tests.mk's rules, and the
@@ -182,7 +197,7 @@ def prepare(m, scratch, text):
     with open(os.path.join(src, "mk", "mutant-opt.mk"), "w") as f:
         f.write("CFLAGS_T := $(filter-out -g,$(subst -O2,%s,$(CFLAGS_T)))\n"
                 % OPT)
-    mutated = text.replace(m["orig"], m["repl"], 1)
+    mutated = text.replace(m["orig"], m["repl"], 1) if m["orig"] else text
     with open(os.path.join(src, m["file"]), "w", encoding="utf-8") as f:
         f.write(mutated)
     return src
@@ -228,7 +243,7 @@ def first_failure(out):
             return "%s::%s%s" % (m.group(1), m.group(2), kind)
     for line in out.splitlines():
         m = re.search(r"(ThreadSanitizer|AddressSanitizer|LeakSanitizer): "
-                      r"([\w-]+( on [\w-]+)?)", line)
+                      r"(data race|[\w-]+( on [\w-]+)?)", line)
         if m:
             return "%s: %s" % (m.group(1), m.group(2))
         m = re.search(r"runtime error: (.{0,60})", line)
@@ -288,6 +303,40 @@ def run_stage(m, stage, src, log):
     return (rc != 0, first_failure(out) if rc else "")
 
 
+CONTROLS = {}  # (family, stage) -> True once the unmutated copy passed
+
+
+def control(build, f, stage):
+    """The positive control, run the first time a stage catches a mutant
+    of header f: the same stage on an unmutated copy must pass, or the
+    failure under the mutant proves nothing (the face stage's suites are
+    a subset of "all"'s, whose control stands for both). Stops the run
+    when the control fails."""
+    fam = "rcu" if f == "skiplist_rcu.h" else "main"
+    st = "all" if stage == "face" else stage
+    if (fam, st) in CONTROLS:
+        return
+    m = {"id": "control-" + fam, "file": f, "orig": "", "repl": "",
+         "suites": [], "compile": ""}
+    scratch = os.path.join(build, "mutants", "control-%s-%s" % (fam, st))
+    with open(os.path.join(ROOT, f), encoding="utf-8") as fh:
+        text = fh.read()
+    t0 = time.time()
+    src = prepare(m, scratch, text)
+    log = os.path.join(scratch, "log.txt")
+    print("  control: stage %s on the unmutated headers ..." % st, flush=True)
+    caught, what = run_stage(m, st, src, log)
+    if caught is not False:
+        die("control FAILED: stage %s fails on the unmutated headers (%s; "
+            "see %s): no mutant can be told apart until that is fixed "
+            "(--skip-file leaves a suite that does not build out)"
+            % (st, what or "build fails", log))
+    shutil.rmtree(src, ignore_errors=True)
+    print("  control: stage %s clean (%.0f s)" % (st, time.time() - t0),
+          flush=True)
+    CONTROLS[(fam, st)] = True
+
+
 def run_mutant(m, build, text, line):
     scratch = os.path.join(build, "mutants", m["id"])
     t0 = time.time()
@@ -295,7 +344,7 @@ def run_mutant(m, build, text, line):
     log = os.path.join(scratch, "log.txt")
     stages = (m["stages"] or RCU_STAGES) if m["file"] == "skiplist_rcu.h" \
         else MAIN_STAGES
-    status, how = "survived", ""
+    status, how, secs = "survived", "", None
     for st in stages:
         print("  [%s] stage %s ..." % (m["id"], st), flush=True)
         caught, what = run_stage(m, st, src, log)
@@ -303,11 +352,14 @@ def run_mutant(m, build, text, line):
             status, how = "error", "%s: %s (see %s)" % (st, what, log)
             break
         if caught:
+            secs = time.time() - t0  # the control's time is not the mutant's
+            control(build, m["file"], st)
             status, how = "killed", "%s: %s" % (st, what)
             break
     if status == "survived" and m["equivalent"]:
         status = "equivalent"
-    secs = time.time() - t0
+    if secs is None:
+        secs = time.time() - t0
     if status == "killed":
         # keep the log, drop the copy and its objects (tens of MB each)
         shutil.rmtree(src, ignore_errors=True)
@@ -404,10 +456,14 @@ exactly once).
     make mutants MUTANTS=id1,id2     # only those; the other rows stay
     tests/mutants/run.py --list      # the mutants, one line each
 
-Each mutant is built and run in `$(BUILD)/mutants/<id>/` (a copy of the
-Makefile, the headers, `tests/` and `tools/`, built with that copy's own
-`make`, so `tests/tests.mk`'s rules are the ones used); its log stays in
-`$(BUILD)/mutants/<id>/log.txt`. The stages, in order, stop at the first
+Each mutant is built and run in `$(BUILD)/mutants/<id>/`: a copy of the
+Makefile, the headers and the files git tracks in `tests/` and `tools/`,
+built with that copy's own `make`, so `tests/tests.mk`'s rules are the
+ones used (the suites at -O1 without -g, which builds faster). The whole
+tree is copied, not an include directory put first, because the suites
+include headers relative to themselves (`"../skiplist_sched.h"`). The log
+stays in `$(BUILD)/mutants/<id>/log.txt`; the copy is deleted once the
+mutant is caught. The stages, in order, stop at the first
 that fails:
 
 * `skiplist.h` and `skiplist_sched.h`: **face**, the suites of the faces
@@ -420,6 +476,12 @@ that fails:
   ASan+UBSan; **tsan**, `rcu-stress-tsan` under ThreadSanitizer. A mutant
   may list its own order (`stages:`), e.g. TSan first for a missing
   release store, which only TSan can see.
+
+The first time a stage catches a mutant, the runner runs that stage on
+an unmutated copy (the positive control; `all` stands for `face`): it
+must pass, or a failure under a mutant would prove nothing, and the run
+stops. `--skip-file tests/...` leaves out of every copy a suite that does
+not build at the moment (say so when committing a table made that way).
 
 A mutant no stage catches either gets a new test that catches it (the
 `tests/test_mut_*.c` and `tests/rcu/test_rcu_x_mut*.c` suites; they pass on
@@ -445,6 +507,9 @@ def main():
                     help="print the mutants and exit")
     ap.add_argument("--table-only", action="store_true",
                     help="rewrite docs/mutants.md from results.tsv")
+    ap.add_argument("--skip-file", action="append", default=[],
+                    help="leave this tracked file out of the copies (a "
+                    "suite that does not build at the moment)")
     a = ap.parse_args()
     muts = parse_list(LIST)
     locs = {}
@@ -467,6 +532,7 @@ def main():
             die("no mutant " + s)
     todo = [m for m in muts if not only or m["id"] in only]
     build = os.path.abspath(os.path.join(ROOT, a.build))
+    SKIP_FILES.update(a.skip_file)
     t0 = time.time()
     for n, m in enumerate(todo, 1):
         line, text = locs[m["id"]]
