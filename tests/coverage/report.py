@@ -159,7 +159,11 @@ class Header:
                 self.where.append(func or ("section " + section))
 
     def src(self, line):
-        return self.text[line - 1].strip() if 0 < line <= len(self.text) else ""
+        """Line `line`'s text, whitespace collapsed, a macro's trailing
+        backslash dropped (the form --explain entries quote)."""
+        if not 0 < line <= len(self.text):
+            return ""
+        return " ".join(self.text[line - 1].rstrip().rstrip("\\").split())
 
 
 def read_lcov(path, headers):
@@ -199,9 +203,11 @@ def read_branches(path, headers):
 
 
 def read_explain(path):
-    """Entries "header | where | source text | reason", one a line; '#'
-    starts a comment. `where` and the text identify the line, not its
-    number, so that edits elsewhere in the header do not stale them."""
+    """Entries "header | where | reason | source text", one a line; '#'
+    starts a comment. `where` (function or "macro NAME", as the report
+    prints it) and the text identify the line, not its number, so that
+    edits elsewhere in the header do not stale them; one entry covers
+    every uncovered line of that text there (a function's "}" lines)."""
     entries = []
     if not path:
         return entries
@@ -210,11 +216,12 @@ def read_explain(path):
             line = raw.rstrip("\n")
             if not line.strip() or line.lstrip().startswith("#"):
                 continue
-            parts = [p.strip() for p in line.split(" | ")]
+            parts = [p.strip() for p in line.split(" | ", 3)]
             if len(parts) != 4:
-                sys.exit("%s:%d: want 'header | where | text | reason'" % (path, n))
-            entries.append({"header": parts[0], "where": parts[1], "text": parts[2],
-                            "reason": parts[3], "used": 0, "at": "%s:%d" % (path, n)})
+                sys.exit("%s:%d: want 'header | where | reason | text'" % (path, n))
+            entries.append({"header": parts[0], "where": parts[1],
+                            "reason": parts[2], "text": " ".join(parts[3].split()),
+                            "used": 0, "at": "%s:%d" % (path, n)})
     return entries
 
 
@@ -230,6 +237,8 @@ def main():
     ap.add_argument("--explain")
     ap.add_argument("--strict", action="store_true")
     ap.add_argument("--markdown", action="store_true", help="the table as markdown")
+    ap.add_argument("--template", action="store_true",
+                    help="print the unexplained lines as --explain entries")
     args = ap.parse_args()
 
     headers = {}
@@ -305,6 +314,17 @@ def main():
         h = headers[name]
         print("  %s:%d:%d %s, %s: %s: %s" % (name, key[0], key[1], face, h.where[key[0]],
                                             side, h.src(key[0])))
+    if args.template:
+        seen = set()
+        for name, ln, face in unc_lines:
+            h = headers[name]
+            key = (name, h.where[ln], h.src(ln))
+            if key in seen or any(e["header"] == name and e["where"] == key[1] and
+                                  e["text"] == key[2] for e in explain):
+                continue
+            seen.add(key)
+            print("%s | %s | TODO | %s" % key)
+        return 0
     stale = [e for e in explain if not e["used"]]
     for e in stale:
         print("stale explanation (matches no uncovered line): %s" % e["at"])

@@ -6,6 +6,8 @@
  * put back the list must check clean again. So each diagnosis of
  * slr_check is shown to fire for its own cause. Map and extent faces.
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, in rcu_common.h */
+
 #include <criterion/criterion.h>
 
 #include "rcu_ops.h"

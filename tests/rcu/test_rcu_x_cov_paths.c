@@ -5,6 +5,8 @@
  * overlap iteration over an empty range (lo > hi); destroy after an init
  * that failed.
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, in rcu_common.h */
+
 #include <criterion/criterion.h>
 
 #include "rcu_ops.h"
