@@ -39,6 +39,7 @@ the suites' own failure reports.
 """
 
 import argparse
+import fcntl
 import os
 import re
 import shutil
@@ -68,6 +69,7 @@ MAIN_STAGES = ["face", "all", "asan"]
 RCU_STAGES = ["memb", "asan", "tsan"]
 OPT = "-O1"
 SKIP_FILES = set()  # --skip-file: suites left out of every copy
+JOBS = 2  # --jobs: make -j for each build
 TIMEOUT_BUILD = 1800
 TIMEOUT_RUN = 900  # a whole binary; tests have their own .timeout too
 
@@ -121,9 +123,10 @@ def parse_list(path):
             die("%s:%d: unknown field %s" % (path, no, k))
     seen = set()
     for m in muts:
-        # blank lines between mutants belong to no snippet
+        # blank lines and "# " comments (section titles) between mutants
+        # belong to no snippet
         for k in ("orig", "repl"):
-            while m[k] and not m[k][-1].strip():
+            while m[k] and (not m[k][-1].strip() or m[k][-1].startswith("# ")):
                 m[k].pop()
             m[k] = "\n".join(m[k])
         if m["id"] in seen:
@@ -259,7 +262,8 @@ def first_failure(out):
 
 
 def make(src, log, targets, extra):
-    cmd = ["make", "--no-print-directory", "-j2", "BUILD=build"] + extra + targets
+    cmd = ["make", "--no-print-directory", "-j%d" % JOBS, "BUILD=build"] + \
+        extra + targets
     return sh(cmd, src, log, TIMEOUT_BUILD)
 
 
@@ -507,6 +511,8 @@ def main():
                     help="print the mutants and exit")
     ap.add_argument("--table-only", action="store_true",
                     help="rewrite docs/mutants.md from results.tsv")
+    ap.add_argument("--jobs", type=int, default=2,
+                    help="parallel compile jobs per build (default 2)")
     ap.add_argument("--skip-file", action="append", default=[],
                     help="leave this tracked file out of the copies (a "
                     "suite that does not build at the moment)")
@@ -533,6 +539,8 @@ def main():
     todo = [m for m in muts if not only or m["id"] in only]
     build = os.path.abspath(os.path.join(ROOT, a.build))
     SKIP_FILES.update(a.skip_file)
+    global JOBS
+    JOBS = max(1, a.jobs)
     t0 = time.time()
     for n, m in enumerate(todo, 1):
         line, text = locs[m["id"]]
@@ -542,9 +550,15 @@ def main():
         r = run_mutant(m, build, text, line)
         print("  -> %s %s (%s s)" % (r["status"], r["how"], r["secs"]),
               flush=True)
-        res[m["id"]] = r
-        save_results(muts, res)
-        write_table(muts, res)
+        # Two runs may share the table (say, one per header at -j1): merge
+        # this row into what is on disk under a lock.
+        os.makedirs(os.path.join(build, "mutants"), exist_ok=True)
+        with open(os.path.join(build, "mutants", "results.lock"), "w") as lk:
+            fcntl.flock(lk, fcntl.LOCK_EX)
+            res = {k: v for k, v in load_results().items() if k in locs}
+            res[m["id"]] = r
+            save_results(muts, res)
+            write_table(muts, res)
     bad = [m["id"] for m in todo if res[m["id"]]["status"] in
            ("survived", "error")]
     print("mutants: %d run in %.0f s; %s" % (
