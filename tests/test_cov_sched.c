@@ -283,3 +283,31 @@ Test(cov_sched, idle_ticks_end_the_iso_refractory_period)
     cr_assert_eq(skiplist_sched_tick(rq, 0, &iso), 0);
     cs_free(rq);
 }
+
+/* Under a limit of 1% the clearing mark is 0 (period * (1 * 115 / 128)),
+ * so decay alone never ends a refractory period, as in BFS. Usage decays
+ * to nothing, the limit is raised, and the next ISO tick, finding no
+ * usage to decay, ends the period itself: ISO runs as ISO again. */
+Test(cov_sched, raised_iso_limit_ends_a_period_that_decay_could_not)
+{
+    struct skiplist_sched *rq = cs_new(1);
+    struct skiplist_sched_task iso;
+    cs_task(&iso, SKIPLIST_SCHED_ISO, 0, 0);
+    cr_assert_eq(skiplist_sched_set_iso(rq, 1, 20), 0);
+    cr_assert_eq(skiplist_sched_enqueue(rq, &iso), 0);
+    cr_assert(skiplist_sched_pick(rq, 0) == &iso);
+    int ticks = 0;
+    while (skiplist_sched_tick(rq, 0, &iso) == 0 && ticks < 1000)
+        ticks++;
+    cr_assert(rq->iso_refractory, "ISO never hit its limit");
+    for (int i = 0; i < 100000 && rq->iso_ticks; i++)
+        cr_assert_eq(skiplist_sched_tick(rq, 0, NULL), 0);
+    cr_assert_eq(rq->iso_ticks, 0u);
+    cr_assert(rq->iso_refractory, "a 1%% limit's period ended by decay");
+    cr_assert_eq(skiplist_sched_set_iso(rq, 50, 20), 0);
+    iso.time_slice = 1000000;
+    cr_assert_eq(skiplist_sched_tick(rq, 0, &iso), 0);
+    cr_assert(!rq->iso_refractory);
+    cr_assert_eq(iso.time_slice, 1000000);
+    cs_free(rq);
+}
