@@ -147,3 +147,50 @@ Test(cov_engine, leaves_across_huge_page_chunks, .timeout = 120)
     ce_map_destroy(&m, NULL, NULL);
     free(v);
 }
+
+/* ---------------------------------------------------- a queued copy */
+
+struct ce_task {
+    uint64_t key;
+    struct skiplist_hook hook;
+};
+#define CE_TKEY(e) ((e)->key)
+SKIPLIST_PQ_DEFINE(ce_q, struct ce_task, uint64_t, CE_TKEY, SKIPLIST_CMP_NUM,
+                   hook, SKIPLIST_PQ_DEFAULTS)
+
+/* A struct copy of a queued element carries its hook (leaf and queue) but
+ * is not queued: remove must answer -ENOENT and change nothing, whether
+ * the leaf is found by a pointer scan (a sole leaf of a few elements) or
+ * by the wide compare of a leaf of more than 16 (the default KPN 64). */
+static void ce_copy_not_queued(unsigned n)
+{
+    struct ce_task *v = (struct ce_task *)calloc(n, sizeof(*v));
+    cr_assert_not_null(v);
+    struct ce_q q;
+    char why[256] = "";
+    cr_assert_eq(ce_q_init(&q, NULL, 2), 0);
+    for (unsigned i = 0; i < n; i++) {
+        skiplist_hook_init(&v[i].hook);
+        v[i].key = (i * 7919u) % n;
+        cr_assert_eq(ce_q_push(&q, &v[i]), 0);
+    }
+    for (unsigned i = 0; i < n; i += n / 4 + 1) {
+        struct ce_task copy = v[i];
+        cr_assert_eq(ce_q_remove(&q, &copy), -ENOENT, "copy of element %u", i);
+        cr_assert_eq(ce_q_count(&q), (size_t)n);
+        cr_assert_eq(ce_q_check(&q, why, sizeof why), 0, "%s", why);
+    }
+    for (unsigned k = 0; k < n; k++) {
+        struct ce_task *t = ce_q_pop(&q);
+        cr_assert_not_null(t);
+        cr_assert_eq(t->key, k);
+    }
+    ce_q_destroy(&q, NULL, NULL);
+    free(v);
+}
+
+Test(cov_engine, remove_of_a_copy_of_a_queued_element)
+{
+    ce_copy_not_queued(6);    /* one leaf, scanned */
+    ce_copy_not_queued(2000); /* leaves of 32-64: compared in a window */
+}
