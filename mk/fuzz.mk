@@ -12,8 +12,10 @@
 # never modified); it fails if any harness finds a crash, which is left in
 # build/fuzz/crash-<target>-*. Replay one: build/fuzz/fuzz_<target> <file>.
 #   make fuzz FUZZ_SECONDS=60 [FUZZ_TARGETS="sched rcu_map"]
-# Growing the committed corpus after a long run (minimised, so it stays
-# small): build/fuzz/fuzz_<t> -merge=1 tests/fuzz/corpus/<t> <run's corpus>
+# Growing the committed corpus after a long run: merge what the run found,
+# keeping only inputs that reach new edges (-use_counters=0: hit counts do
+# not count, so the corpus stays at tens of files per target, not hundreds):
+#   build/fuzz/fuzz_<t> -merge=1 -use_counters=0 tests/fuzz/corpus/<t> <dir>
 FUZZ_SECONDS ?= 30
 FUZZ_CC      ?= clang
 FUZZ_TARGETS ?= map extent pq sched rcu_map rcu_extent
