@@ -21,7 +21,8 @@ whole tree is copied rather than an include directory put first.
 Stages (the first that fails catches the mutant; later ones do not run):
   skiplist.h, skiplist_sched.h:
     face   the mutant's own suites (its `suites:` line, a subset of
-           tests/*.c) in one Criterion binary, at -O1, fail-fast
+           tests/*.c) and every tests/test_mut_*.c in one Criterion
+           binary, at -O1, fail-fast
     all    every tests/*.c (the compile-fail and planted suites too: they
            build against the copy), at -O1
     asan   every tests/*.c under ASan+UBSan
@@ -275,6 +276,9 @@ def run_stage(m, stage, src, log):
         if stage == "face":
             groups = m["suites"] or sorted(GROUPS)
             srcs = ["tests/%s.c" % s for g in groups for s in GROUPS[g]]
+            # the suites written for mutants are small: always in
+            srcs += sorted("tests/" + f for f in os.listdir(
+                os.path.join(src, "tests")) if re.match(r"test_mut_.*\.c$", f))
             extra = ["TEST_SRC=" + " ".join(sorted(set(srcs)))]
             target = "build/tests/skiplist-tests"
         elif stage == "all":
@@ -472,7 +476,7 @@ that fails:
 
 * `skiplist.h` and `skiplist_sched.h`: **face**, the suites of the faces
   the mutant touches (its `suites:` line) in one Criterion binary at -O1
-  with `--fail-fast`; **all**, every `tests/*.c` (the compile-fail and
+  with `--fail-fast`, plus every `tests/test_mut_*.c`; **all**, every `tests/*.c` (the compile-fail and
   planted suites included, built against the mutated copy); **asan**,
   every suite under ASan+UBSan.
 * `skiplist_rcu.h`: **memb**, `rcu-tests-memb` (the single-thread diff,
