@@ -1488,23 +1488,42 @@ SLX_HOT struct slx_inode *slx_stash_take(struct slx_list *L)
 
 SLX_COLD int slx_root_grow(const struct slx_type *ty, struct slx_list *L);
 
+/* Frees the stash's nodes beyond its first n: a reserve that fails gives
+ * back what it took, so that -ENOMEM leaves even name_bytes() as it was. */
+SLX_COLD void slx_stash_trim(const struct slx_type *ty, struct slx_list *L,
+                             unsigned n)
+{
+    while (L->nstash > n) {
+        struct slx_inode *P = L->stash;
+        L->stash = P->parent;
+        L->nstash--;
+        slx_free_inode(ty, L, P);
+    }
+}
+
+/* All or nothing: on -ENOMEM the stash and the root are as they were. */
 SLX_COLD int slx_index_reserve(const struct slx_type *ty, struct slx_list *L)
 {
     unsigned maxidx = slx_max_index(ty);
     if (maxidx == 0)
         return 0;
+    unsigned had = L->nstash;
     unsigned need = L->root ? L->root->level + 1u : 1u;
     while (L->nstash < need) {
         struct slx_inode *P = slx_alloc_inode(ty, L, ty->icap);
-        if (!P)
+        if (!P) {
+            slx_stash_trim(ty, L, had);
             return -ENOMEM;
+        }
         P->parent = L->stash;
         L->stash = P;
         L->nstash++;
     }
     struct slx_inode *R = L->root;
-    if (R && R->level == maxidx && R->n == R->cap)
-        return slx_root_grow(ty, L);
+    if (R && R->level == maxidx && R->n == R->cap && slx_root_grow(ty, L)) {
+        slx_stash_trim(ty, L, had);
+        return -ENOMEM;
+    }
     return 0;
 }
 
@@ -2430,11 +2449,17 @@ SLX_COLD struct slx_leaf *slx_split(const struct slx_type *ty,
                                     struct slx_list *L, struct slx_leaf *x,
                                     unsigned *i, const struct slx_slotval *v)
 {
-    if (slx_index_reserve(ty, L))
-        return NULL;
+    struct slx_leaf *spare = L->spare; /* y may be it */
     struct slx_leaf *y = slx_alloc_leaf(ty, L);
     if (!y)
         return NULL;
+    if (slx_index_reserve(ty, L)) { /* last: it may grow the root */
+        if (y == spare)
+            L->spare = y;
+        else
+            slx_free_leaf(ty, L, y);
+        return NULL;
+    }
     unsigned kpn = ty->kpn;
     /* Appending at the very end (sequential keys) leaves x full and starts
      * y with v alone; one key per node puts v on its own side; otherwise
@@ -3023,13 +3048,19 @@ SLX_COLD int slx_requeue(const struct slx_type *ty, struct slx_list *L, void *e)
     if (dst == h)
         dst = slx_next(ty, h, 0);
     int roomy = (dst == x && x->n > 1) || dst->n < ty->kpn || dst->dead;
-    if (!roomy && slx_index_reserve(ty, L))
-        return -ENOMEM;
+    struct slx_leaf *spare = NULL;
     if (!roomy && !L->spare) {
-        L->spare = slx_alloc_leaf(ty, L);
-        if (!L->spare)
+        spare = slx_alloc_leaf(ty, L);
+        if (!spare)
             return -ENOMEM;
     }
+    if (!roomy && slx_index_reserve(ty, L)) { /* last: it may grow the root */
+        if (spare)
+            slx_free_leaf(ty, L, spare);
+        return -ENOMEM;
+    }
+    if (spare)
+        L->spare = spare;
     slx_remove_at(ty, L, x, i);
     rc = slx_insert_multi(ty, L, e);
     (void)rc; /* cannot fail: the spare covers the only allocation */
