@@ -54,4 +54,28 @@ fuzz: fuzz-deps
 	    fi; \
 	done; exit $$fail
 
-.PHONY: fuzz fuzz-deps
+# Reproducers of known, unfixed bugs (tests/fuzz/known/<target>-<name>,
+# described in tests/fuzz/known/README), each replayed against its harness
+# built with FUZZ_KNOWN_<target> (the switch that lets the stream reach the
+# bug). Says which still fail; a reproducer that passes means its bug is
+# fixed: move it into the corpus and drop the switch.
+FUZZ_KNOWN       := $(sort $(filter-out %README,$(wildcard tests/fuzz/known/*)))
+FUZZ_KNOWN_sched := -DFS_ISO_MIN_PERIOD=1
+
+$(FUZZ_DIR)/known/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard tests/fuzz/*.h) \
+                          tests/test_common.h tests/bfs_replica.h $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_KNOWN_$*) -o $@ $< $(FUZZ_LIBS)
+
+fuzz-known: fuzz-deps
+	@for f in $(FUZZ_KNOWN); do \
+	    t=$$(basename $$f); t=$${t%%-*}; \
+	    $(MAKE) --no-print-directory $(FUZZ_DIR)/known/fuzz_$$t || exit 1; \
+	    if $(FUZZ_DIR)/known/fuzz_$$t $$f >$(FUZZ_DIR)/known/$$(basename $$f).log 2>&1; \
+	    then echo "fuzz-known: $$f PASSES now: its bug looks fixed"; \
+	    else echo "fuzz-known: $$f still fails (known bug):"; \
+	        grep -m1 -E 'check failed|check\(\)|ERROR' \
+	            $(FUZZ_DIR)/known/$$(basename $$f).log; fi; \
+	done
+
+.PHONY: fuzz fuzz-deps fuzz-known
