@@ -52,6 +52,8 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 LIST = os.path.join(ROOT, "tests", "mutants", "mutants.txt")
 RESULTS = os.path.join(ROOT, "tests", "mutants", "results.tsv")
+# per row: the commit the copy was taken from, and --skip-file's files
+META = os.path.join(ROOT, "tests", "mutants", "results-meta.tsv")
 TABLE = os.path.join(ROOT, "docs", "mutants.md")
 HEADERS = ("skiplist.h", "skiplist_sched.h", "skiplist_rcu.h")
 
@@ -405,6 +407,37 @@ def run_mutant(m, build, text, line):
 # ------------------------------------------------------------ the table
 
 
+def tree_rev():
+    """HEAD's short hash, with "+" when a tracked input differs from it
+    (the copy then holds changes not yet committed)."""
+    rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
+                         stdout=subprocess.PIPE).stdout.decode().strip()
+    dirty = subprocess.run(["git", "diff", "--quiet", "HEAD", "--", "Makefile",
+                            "tests", "tools", ":(exclude)tests/mutants"] +
+                           list(HEADERS), cwd=ROOT).returncode
+    return rev + ("+" if dirty else "")
+
+
+def load_meta():
+    meta = {}
+    if os.path.exists(META):
+        with open(META, encoding="utf-8") as f:
+            for row in f.read().splitlines()[1:]:
+                c = row.split("\t")
+                if len(c) == 3:
+                    meta[c[0]] = {"rev": c[1], "skipped": c[2]}
+    return meta
+
+
+def save_meta(muts, meta):
+    with open(META, "w", encoding="utf-8") as f:
+        f.write("id\trev\tskipped\n")
+        for m in muts:
+            r = meta.get(m["id"])
+            if r:
+                f.write("%s\t%s\t%s\n" % (m["id"], r["rev"], r["skipped"]))
+
+
 def load_results():
     res = {}
     if os.path.exists(RESULTS):
@@ -433,6 +466,7 @@ def md(s):
 
 
 def write_table(muts, res):
+    meta = load_meta()
     counts = {}
     total = 0
     for m in muts:
@@ -452,8 +486,10 @@ def write_table(muts, res):
                    ", ".join("%d in %s" % (n, h) for h, n in sorted(by_file.items())),
                    ", ".join("%d %s" % (n, s) for s, n in sorted(counts.items())),
                    total, total / 60.0))
+        f.write("Tree: the commit the mutant's copy was taken from (+: with "
+                "changes not yet committed).\n\n")
         f.write("| mutant | file:line | what it breaks | caught by (stage: "
-                "first failure) | s |\n|---|---|---|---|---:|\n")
+                "first failure) | s | tree |\n|---|---|---|---|---:|---|\n")
         for m in muts:
             r = res.get(m["id"])
             if not r:
@@ -468,8 +504,11 @@ def write_table(muts, res):
                     how = "**SURVIVED**"
                 else:
                     how = "**error**: " + r["how"]
-            f.write("| `%s` | %s | %s | %s | %s |\n"
-                    % (m["id"], loc, md(m["what"]), md(how), secs))
+            mt = meta.get(m["id"], {"rev": "", "skipped": ""})
+            if r and mt["skipped"]:
+                how += " (without %s)" % mt["skipped"]
+            f.write("| `%s` | %s | %s | %s | %s | %s |\n"
+                    % (m["id"], loc, md(m["what"]), md(how), secs, mt["rev"]))
 
 
 INTRO = """# Mutation testing
@@ -514,10 +553,10 @@ mutant is caught. The stages, in order, stop at the first that fails:
 The first time a stage catches a mutant, the runner runs that stage on
 an unmutated copy (the positive control; `all` stands for `face`): it
 must pass, or a failure under a mutant would prove nothing, and the run
-stops. A control that passed is remembered
-(`$(BUILD)/mutants/control-*.ok`, a digest of every input file) until an
-input changes. `--skip-file tests/...` leaves out of every copy a suite that does
-not build at the moment (say so when committing a table made that way).
+stops. A control that passed is remembered (`$(BUILD)/mutants/
+control-*.ok`, a digest of every input file) until an input changes.
+`--skip-file tests/...` leaves out of every copy a suite that does not
+build at the moment (the table then says which, under Results).
 
 A mutant no stage catches either gets a new test that catches it (the
 `tests/test_mut_*.c` and `tests/rcu/test_rcu_x_mut*.c` suites; they pass on
@@ -579,6 +618,7 @@ def main():
         print("mutant %d/%d %s (%s:%d): %s" % (n, len(todo), m["id"],
                                                m["file"], line, m["what"]),
               flush=True)
+        rev = tree_rev()
         r = run_mutant(m, build, text, line)
         print("  -> %s %s (%s s)" % (r["status"], r["how"], r["secs"]),
               flush=True)
@@ -590,6 +630,10 @@ def main():
             res = {k: v for k, v in load_results().items() if k in locs}
             res[m["id"]] = r
             save_results(muts, res)
+            meta = load_meta()
+            meta[m["id"]] = {"rev": rev, "skipped": ",".join(
+                os.path.basename(f) for f in sorted(SKIP_FILES))}
+            save_meta(muts, meta)
             write_table(muts, res)
     bad = [m["id"] for m in todo if res[m["id"]]["status"] in
            ("survived", "error")]
