@@ -25,7 +25,7 @@ Stages (the first that fails catches the mutant; later ones do not run):
            binary, at -O1, fail-fast
     all    every tests/*.c (the compile-fail and planted suites too: they
            build against the copy), at -O1
-    asan   every tests/*.c under ASan+UBSan
+    asan   every tests/*.c under ASan+UBSan (make test's flags)
   skiplist_rcu.h (order from the mutant's `stages:` line, default below):
     memb   build/tests/rcu/rcu-tests-memb (diff, stress, alloc suites)
     asan   rcu-tests-asan (the same under ASan+UBSan)
@@ -216,9 +216,12 @@ def prepare(m, scratch, text):
     # they run, so this applies to tests.mk's rules, and the
     # target-specific -mavx2 is kept).
     os.makedirs(os.path.join(src, "mk"))
+    # Only for the plain builds (MUTANT_FLAGS=fast): the ASan build keeps
+    # make test's flags (at -O1 gcc's -Wformat-truncation fires in a suite).
     with open(os.path.join(src, "mk", "mutant-opt.mk"), "w") as f:
-        f.write("CFLAGS_T := $(filter-out -g,$(subst -O2,%s,$(CFLAGS_T)))\n"
-                % OPT)
+        f.write("ifeq ($(MUTANT_FLAGS),fast)\n"
+                "CFLAGS_T := $(filter-out -g,$(subst -O2,%s,$(CFLAGS_T)))\n"
+                "endif\n" % OPT)
     mutated = text.replace(m["orig"], m["repl"], 1) if m["orig"] else text
     with open(os.path.join(src, m["file"]), "w", encoding="utf-8") as f:
         f.write(mutated)
@@ -304,6 +307,8 @@ def run_stage(m, stage, src, log):
             extra, target = [], "build/tests/skiplist-tests"
         else:
             extra, target = [], "build/tests/skiplist-tests-asan"
+        if stage != "asan":
+            extra.append("MUTANT_FLAGS=fast")
         rc, out = make(src, log, [target], extra)
         if rc != 0:
             return (True, "build fails") if m["compile"] == "expected" else (None, "build fails")
@@ -543,7 +548,8 @@ mutant is caught. The stages, in order, stop at the first that fails:
   the mutant touches (its `suites:` line) and every `tests/test_mut_*.c`
   in one Criterion binary with `--fail-fast`; **all**, every `tests/*.c`
   (the compile-fail and planted suites included, built against the
-  mutated copy); **asan**, every suite under ASan+UBSan.
+  mutated copy); **asan**, every suite under ASan+UBSan (with `make
+  test`'s flags; the plain stages build at -O1 without -g).
 * `skiplist_rcu.h`: **memb**, `rcu-tests-memb` (the single-thread diff,
   stress and allocation-failure suites); **asan**, the same under
   ASan+UBSan; **tsan**, `rcu-stress-tsan` under ThreadSanitizer. A mutant
