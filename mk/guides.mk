@@ -10,7 +10,8 @@
 # a marker line   <!-- snippet: examples/NAME.c REGION -->   and the example
 # holds that region between two lines   /* [REGION] */   (the form
 # Doxygen's \snippet also reads). Indentation is compared after removing
-# each side's common leading blanks.
+# each side's common leading blanks. README.md's short examples are
+# regions of docs/guides/examples/quick_tour.c, checked the same way.
 #
 # Examples that include skiplist_rcu.h link liburcu (the memb flavor) and
 # threads, as examples/rcu_*.c do.
@@ -64,7 +65,7 @@ function region(path, name,    line, state, n, t) {
 }
 function compare(    n, i, dir) {
     dir = FILENAME; sub(/[^\/]*$$/, "", dir)
-    n = region(dir file, name)
+    n = region(file ~ /^\// ? file : dir file, name)
     if (n < 0) { fail(file " has no region [" name "]"); return }
     dedent(src, n); dedent(quote, nq)
     if (n != nq) { fail("[" name "]: " nq " lines quoted, " n " in " file); return }
@@ -86,8 +87,30 @@ END {
 }
 endef
 
+# Before the real check, the check is shown to work: a page quoting a
+# region as it is must pass (the control); the same page with one call
+# changed, and a page naming a region that does not exist, must fail.
+GUIDE_SELFTEST := $(GUIDE_OUT)/snippet-selftest
 guides-snippets: export GUIDE_SNIPPET_AWK := $(GUIDE_SNIPPET_AWK)
 guides-snippets:
+	@mkdir -p $(GUIDE_SELFTEST)
+	@{ printf '<!-- snippet: %s pq -->\n```c\n' \
+	      $(CURDIR)/$(GUIDE_DIR)/quick_tour.c; \
+	   sed -n '/^\/\* \[pq\] \*\/$$/,/^\/\* \[pq\] \*\/$$/p' \
+	      $(GUIDE_DIR)/quick_tour.c | sed '1d;$$d'; \
+	   printf '```\n'; } > $(GUIDE_SELFTEST)/control.md
+	@sed 's/timers_remove(/timers_pop(/' $(GUIDE_SELFTEST)/control.md \
+	    > $(GUIDE_SELFTEST)/wrong-line.md
+	@awk "$$GUIDE_SNIPPET_AWK" $(GUIDE_SELFTEST)/control.md >/dev/null || \
+	    { echo "guides: the snippet check refused its control"; exit 1; }
+	@printf '<!-- snippet: %s no-such-region -->\n```c\n```\n' \
+	    $(CURDIR)/$(GUIDE_DIR)/quick_tour.c > $(GUIDE_SELFTEST)/no-region.md
+	@for t in wrong-line no-region; do \
+	    if awk "$$GUIDE_SNIPPET_AWK" $(GUIDE_SELFTEST)/$$t.md >/dev/null; then \
+	        echo "guides: the snippet check accepted $$t.md"; exit 1; fi; \
+	done
+	@echo "guides: snippet check self-test: the control passes, a changed" \
+	    "line and a missing region are refused"
 	@awk "$$GUIDE_SNIPPET_AWK" $(GUIDE_MD)
 
 guides-run: guides-snippets
