@@ -6,8 +6,8 @@
 # clang's source-based coverage (-fprofile-instr-generate
 # -fcoverage-mapping, read by llvm-cov) is used rather than gcov: it maps
 # code that a macro expands back to the lines of the macro's definition, so
-# the generated API (SLX_GEN_* in skiplist.h, the runqueue's and the rcu
-# header's macros) is measured where it is written, and its branches are
+# the generated API (SLX_GEN_* in skiplist.h, SLR_GEN_* in skiplist_rcu.h)
+# is measured where it is written, and its branches are
 # the source's conditions (each side of an if, &&, ||, ?:), not the object
 # code's jumps, so they do not change with the optimiser or the compiler.
 #
@@ -15,21 +15,27 @@
 # skiplist.h's three faces and skiplist_sched.h) and the skiplist_rcu.h
 # suites of the memb flavor (diff, stress, alloc and tests/rcu/test_rcu_x_*).
 # Each test process writes its profile into one pool per binary (%m);
-# tools/coverage.py merges the instantiations and attributes header lines
-# to faces by the section markers of the headers.
+# tests/coverage/report.py merges the instantiations, attributes header
+# lines to faces by the headers' own section markers and macro names, and
+# fails when an uncovered line has no reason in tests/coverage/uncovered.txt.
+# A failing test stops the target (coverage of a failing suite is moot).
 COV_CC      ?= clang
 COV_PROFDATA ?= $(shell command -v llvm-profdata-14 || command -v llvm-profdata)
 COV_LLVMCOV ?= $(shell command -v llvm-cov-14 || command -v llvm-cov)
 COV_DIR     := $(BUILD)/coverage
+# Atomic counters: the stress suites' threads run the same code at once,
+# and racing plain increments lose counts, which llvm-cov then subtracts
+# into negative (wrapped) counts for the else side of a branch.
 COV_FLAGS   := -std=c11 -O0 -g -I. $(WARN) -fprofile-instr-generate \
-               -fcoverage-mapping
+               -fcoverage-mapping -fprofile-update=atomic
 COV_DEFS    := -DSKIPLIST_TEST_CC='"$(COV_CC)"' -DSKIPLIST_TEST_ROOT='"$(CURDIR)"'
 COV_TEST_OBJ := $(TEST_SRC:tests/%.c=$(COV_DIR)/obj/%.o)
 COV_RCU_OBJ := $(patsubst %,$(COV_DIR)/obj-rcu/%.o,$(RCU_SUITES) test_rcu_alloc)
 COV_BINS    := $(COV_DIR)/skiplist-tests $(COV_DIR)/rcu-tests-memb
 COV_DEPS    := libcriterion-dev liburcu-dev clang llvm-14 python3
 
-$(COV_DIR)/obj/%.o: tests/%.c $(wildcard tests/*.h) $(HEADERS)
+# (This file is a prerequisite: a change of flags rebuilds.)
+$(COV_DIR)/obj/%.o: tests/%.c $(wildcard tests/*.h) $(HEADERS) mk/coverage.mk
 	@mkdir -p $(dir $@)
 	$(COV_CC) $(COV_FLAGS) $(COV_DEFS) -c -o $@ $<
 
@@ -37,7 +43,7 @@ ifeq ($(shell uname -m),x86_64)
 $(COV_DIR)/obj/test_find_ptr_avx2.o: COV_FLAGS += -mavx2
 endif
 
-$(COV_DIR)/obj-rcu/%.o: tests/rcu/%.c $(RCU_DEPS)
+$(COV_DIR)/obj-rcu/%.o: tests/rcu/%.c $(RCU_DEPS) mk/coverage.mk
 	@mkdir -p $(dir $@)
 	$(COV_CC) $(COV_FLAGS) -c -o $@ $<
 
@@ -59,7 +65,11 @@ COV_EXPLAIN := tests/coverage/uncovered.txt
 COV_OBJECTS := $(COV_DIR)/skiplist-tests -object $(COV_DIR)/rcu-tests-memb
 COV_SHOWN   := $(abspath $(HEADERS))
 
+# The headers' hashes are taken before the build and checked before the
+# report: the report reads the headers' text, which must be the text the
+# binaries were built from (others may edit a header meanwhile).
 coverage: coverage-deps
+	@mkdir -p $(COV_DIR) && sha256sum $(HEADERS) > $(COV_DIR)/headers.sha256
 	$(MAKE) --no-print-directory -j$(TEST_JOBS) $(COV_BINS)
 	rm -rf $(COV_PROF) && mkdir -p $(COV_PROF)
 	LLVM_PROFILE_FILE=$(CURDIR)/$(COV_PROF)/main-%m.profraw \
@@ -74,6 +84,8 @@ coverage: coverage-deps
 	$(COV_LLVMCOV) show -format=html -show-branches=count \
 	    -instr-profile $(COV_DIR)/all.profdata $(COV_OBJECTS) \
 	    -output-dir $(COV_DIR)/html $(COV_SHOWN)
+	@sha256sum --quiet -c $(COV_DIR)/headers.sha256 || { echo "coverage:" \
+	    "a header changed during the run: run make coverage again"; exit 1; }
 	@rc=0; python3 tests/coverage/report.py --root . --strict \
 	    --lcov $(COV_DIR)/cov.lcov --json $(COV_DIR)/cov.json \
 	    --explain $(COV_EXPLAIN) > $(COV_DIR)/report.txt || rc=$$?; \

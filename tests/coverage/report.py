@@ -179,6 +179,10 @@ def read_lcov(path, headers):
             elif raw.startswith("DA:") and cur:
                 line, count = raw[3:].strip().split(",")[:2]
                 ln = int(line)
+                if int(count) >= 1 << 63:
+                    sys.exit("coverage: %s:%s has a negative count (%s): counters "
+                             "raced; build with -fprofile-update=atomic" %
+                             (cur, line, count))
                 out[cur][ln] = out[cur].get(ln, 0) + int(count)
     return out
 
