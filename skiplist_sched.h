@@ -477,12 +477,15 @@ static inline int skiplist_sched_set_scaling(struct skiplist_sched *rq,
 }
 
 /** ISO limit: percent (0..100) of all CPUs over a window of period_ticks
- *  ticks (0: BFS's ISO_PERIOD, 5 * HZ * nr_cpus + 1). 0, -EINVAL. O(1). */
+ *  ticks (0: BFS's ISO_PERIOD, 5 * HZ * nr_cpus + 1). 0; -EINVAL for a
+ *  percent over 100 or a window of one tick (BFS's decay, usage / period
+ *  + 1 per tick, would take more than the usage; BFS's own window is
+ *  never under 6 ticks). O(1). */
 static inline int skiplist_sched_set_iso(struct skiplist_sched *rq,
                                          unsigned percent,
                                          uint64_t period_ticks)
 {
-    if (percent > 100)
+    if (percent > 100 || period_ticks == 1)
         return -EINVAL;
     rq->iso_cpu = percent;
     rq->iso_period = period_ticks ? period_ticks

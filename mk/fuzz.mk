@@ -60,7 +60,6 @@ fuzz: fuzz-deps
 # bug). Says which still fail; a reproducer that passes means its bug is
 # fixed: move it into the corpus and drop the switch.
 FUZZ_KNOWN       := $(sort $(filter-out %README,$(wildcard tests/fuzz/known/*)))
-FUZZ_KNOWN_sched := -DFS_ISO_MIN_PERIOD=1
 
 $(FUZZ_DIR)/known/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard tests/fuzz/*.h) \
                           tests/test_common.h tests/bfs_replica.h $(HEADERS)

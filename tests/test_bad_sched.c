@@ -277,6 +277,16 @@ Test(bad_sched, set_iso_over_100)
     bs_close(f);
 }
 
+/* A one-tick window: BFS's decay (usage / period + 1 per tick) would take
+ * more than the usage and wrap it (found by tests/fuzz/fuzz_sched.c). */
+Test(bad_sched, set_iso_one_tick_window)
+{
+    struct bs_fx *f = bs_open();
+    BS_REFUSED(f, skiplist_sched_set_iso(&f->rq, 10, 1), -EINVAL);
+    BS_REFUSED(f, skiplist_sched_set_iso(&f->rq, 0, 1), -EINVAL);
+    bs_close(f);
+}
+
 Test(bad_sched, set_sticky_rule_bad)
 {
     struct bs_fx *f = bs_open();
