@@ -578,8 +578,9 @@ A mutant no stage catches either gets a new test that catches it (the
 the real headers and check behaviour, never the mutation's text), or is
 shown here as **equivalent** with the reason it cannot change behaviour.
 `make mutants` fails while any mutant survives unexplained. So far one
-mutant needed a new test: for `memmove-middle-byte` no suite shifted three
-one-byte keys at once (the only shift that copies a middle byte), so
+mutant needed a new test: for `memmove-middle-byte` no suite we found
+shifted three one-byte keys at once (the only shift that copies a middle
+byte; the full suite was not run against it without the new test), so
 `tests/test_mut_small_keys.c` was written for it (it passes on the real
 header and fails under the mutant).
 
