@@ -146,12 +146,10 @@ def parse_list(path):
         for g in m["suites"]:
             if g not in GROUPS:
                 die("mutant %s: unknown suite group %s" % (m["id"], g))
-        if m["file"] == "skiplist_rcu.h":
-            for s in m["stages"]:
-                if s not in RCU_STAGES:
-                    die("mutant %s: unknown stage %s" % (m["id"], s))
-        elif m["stages"]:
-            die("mutant %s: stages: is for skiplist_rcu.h" % m["id"])
+        allowed = RCU_STAGES if m["file"] == "skiplist_rcu.h" else MAIN_STAGES
+        for s in m["stages"]:
+            if s not in allowed:
+                die("mutant %s: unknown stage %s" % (m["id"], s))
         if not m.get("what"):
             die("mutant %s: no what: line" % m["id"])
     return muts
@@ -384,8 +382,8 @@ def run_mutant(m, build, text, line):
     t0 = time.time()
     src = prepare(m, scratch, text)
     log = os.path.join(scratch, "log.txt")
-    stages = (m["stages"] or RCU_STAGES) if m["file"] == "skiplist_rcu.h" \
-        else MAIN_STAGES
+    stages = m["stages"] or (RCU_STAGES if m["file"] == "skiplist_rcu.h"
+                             else MAIN_STAGES)
     status, how, secs = "survived", "", None
     for st in stages:
         print("  [%s] stage %s ..." % (m["id"], st), flush=True)
@@ -398,8 +396,10 @@ def run_mutant(m, build, text, line):
             control(build, m["file"], st)
             status, how = "killed", "%s: %s" % (st, what)
             break
-    if status == "survived" and m["equivalent"]:
-        status = "equivalent"
+    if status == "survived":
+        how = "survived " + ", ".join(stages)
+        if m["equivalent"]:
+            status = "equivalent"
     if secs is None:
         secs = time.time() - t0
     if status == "killed":
@@ -507,9 +507,10 @@ def write_table(muts, res):
                 if r["status"] == "killed":
                     how = "`%s`" % r["how"]
                 elif r["status"] == "equivalent":
-                    how = "**equivalent**: " + m["equivalent"]
+                    how = "**equivalent** (%s): %s" % (r["how"] or "survived",
+                                                       m["equivalent"])
                 elif r["status"] == "survived":
-                    how = "**SURVIVED**"
+                    how = "**SURVIVED** (%s)" % r["how"]
                 else:
                     how = "**error**: " + r["how"]
             mt = meta.get(m["id"], {"rev": "", "skipped": ""})
@@ -564,6 +565,9 @@ mutant is caught. The stages, in order, stop at the first that fails:
   ASan+UBSan; **tsan**, `rcu-stress-tsan` under ThreadSanitizer. A mutant
   may list its own order (`stages:`), e.g. TSan first for a missing
   release store, which only TSan can see.
+
+A mutant's `stages:` line may also name fewer stages; the table then says
+which stages an equivalent mutant survived.
 
 The first time a stage catches a mutant, the runner runs that stage on
 an unmutated copy (the positive control; `all` stands for `face`): it
