@@ -127,6 +127,26 @@ $(CHECK_VG): check-vg-%: $(BUILD)/examples/%
 	    tail -n 40 $$log; echo "FAILED: valgrind $* (log: $$log)"; exit 1; \
 	fi
 
+# The concurrent Criterion suite itself under TSan (gcc's, as tests.mk's
+# stress program): Criterion's runner cannot start under TSan, so this
+# build takes tests/rcu/tsan/criterion/criterion.h, a stand-in runner that
+# forks per test (its comment says why and what it implements). It runs
+# every shape of tests/rcu/test_rcu_stress.c (default nodes, KPN 2 with a
+# one-level index), which the stress program does not.
+CHECK_TSAN_SUITE := $(RCU_DIR)/rcu-stress-suite-tsan
+$(CHECK_TSAN_SUITE): tests/rcu/test_rcu_stress.c \
+                     tests/rcu/tsan/criterion/criterion.h $(RCU_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_T) -O1 -fsanitize=thread -Itests/rcu/tsan -o $@ $< \
+	    $(call rcu_libs,memb)
+
+check-tsan-suites: $(CHECK_TSAN_SUITE)
+	@echo "==== skiplist_rcu.h stress suite under ThreadSanitizer (every shape)"
+	$(RCU_TSAN_ENV) $(CHECK_TSAN_SUITE)
+
+CHECK_BUILD += $(CHECK_TSAN_SUITE)
+CHECK_RUN   += check-tsan-suites
+
 TEST_EXTRA_BUILD += $(CHECK_BUILD)
 TEST_EXTRA_RUN   += $(CHECK_RUN)
 
@@ -134,4 +154,4 @@ check-matrix: test-deps
 	$(MAKE) --no-print-directory -j$(TEST_JOBS) $(CHECK_BUILD)
 	@$(MAKE) --no-print-directory $(CHECK_RUN)
 
-.PHONY: check-matrix $(CHECK_RUN) check-vg-planted $(CHECK_VG)
+.PHONY: check-matrix $(CHECK_RUN) check-vg-planted $(CHECK_VG) check-tsan-suites
