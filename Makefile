@@ -4,9 +4,11 @@
 #   make demo        build and run every example (first installs liburcu-dev,
 #                    which examples/rcu_*.c link, when it is missing)
 #   make test        install missing deps, run every suite plain and under
-#                    ASan+UBSan (ends with Criterion's summary line)
+#                    ASan+UBSan, the matrix, the guides, the install and
+#                    docs checks (ends with Criterion's summary line)
 #   make bench-quick / bench / bench-report
-#   make docs format format-check install clean expand
+#   make fuzz soak mutants coverage check-matrix      (mk/*.mk)
+#   make docs docs-check install uninstall format format-check clean expand
 
 CC      ?= cc
 CXX     ?= c++
