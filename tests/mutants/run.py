@@ -507,8 +507,12 @@ def write_table(muts, res):
                 if r["status"] == "killed":
                     how = "`%s`" % r["how"]
                 elif r["status"] == "equivalent":
-                    how = "**equivalent** (%s): %s" % (r["how"] or "survived",
-                                                       m["equivalent"])
+                    # (rows from before survivors recorded their stages
+                    # ran every stage)
+                    how = "**equivalent** (%s): %s" % (
+                        r["how"] or "survived " + ", ".join(
+                            RCU_STAGES if m["file"] == "skiplist_rcu.h"
+                            else MAIN_STAGES), m["equivalent"])
                 elif r["status"] == "survived":
                     how = "**SURVIVED** (%s)" % r["how"]
                 else:
