@@ -27,6 +27,7 @@
 #include "tests/rcu/rcu_ops.h"
 
 #include "tests/fuzz/fuzz_common.h"
+#include "tests/fuzz/fuzz_rcu_common.h"
 #include "tests/model_extent.h"
 
 SKIPLIST_RCU_EXTENT_DEFINE(fx32_k4, struct rext32, uint32_t, start, size, 4, 3,
@@ -398,22 +399,8 @@ static void fx_run(const struct rext_ops *o, bool counted, const uint8_t *data,
     o->destroy(r.sl, fx_destroy_cb, &r.m); /* rcu_barrier() inside */
     FZ_CHECK(destroy_ok && destroyed == r.m.n);
     ra_fini(&ra);
-    if (counted) {
-        FZ_CHECK(atomic_load(&ra.live) == 0);
-        FZ_CHECK(atomic_load(&ra.bad_frees) == 0);
-        FZ_CHECK(atomic_load(&ra.scribbled) == 0);
-    }
+    fz_rcu_allocator_clean(&ra, counted);
     mx_fini(&r.m);
-}
-
-/* libFuzzer calls this once, on the thread that then runs every input. */
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-    (void)argc;
-    (void)argv;
-    rcu_register_thread();
-    return 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -26,6 +26,7 @@
 #include "tests/rcu/rcu_ops.h"
 
 #include "tests/fuzz/fuzz_common.h"
+#include "tests/fuzz/fuzz_rcu_common.h"
 
 SKIPLIST_RCU_DEFINE(fr_tiny, struct map_item, uint64_t, MAP_ITEM_KEY,
                     SKIPLIST_CMP_NUM, 2, 2, 1)
@@ -303,22 +304,8 @@ static void fr_run(const struct rmap_ops *o, bool counted, const uint8_t *data,
     o->destroy(r.sl, fr_destroy_cb, &r.m); /* rcu_barrier() inside */
     FZ_CHECK(destroy_ok && destroyed == r.m.n);
     ra_fini(&ra);
-    if (counted) {
-        FZ_CHECK(atomic_load(&ra.live) == 0);
-        FZ_CHECK(atomic_load(&ra.bad_frees) == 0);
-        FZ_CHECK(atomic_load(&ra.scribbled) == 0);
-    }
+    fz_rcu_allocator_clean(&ra, counted);
     mm_free(&r.m);
-}
-
-/* libFuzzer calls this once, on the thread that then runs every input. */
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-    (void)argc;
-    (void)argv;
-    rcu_register_thread();
-    return 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
