@@ -201,6 +201,43 @@ static inline int mx_hole(const struct model_extent *m, uint64_t size,
     return found ? 0 : -ENOSPC;
 }
 
+/*
+ * A walk of the list compared with the model as it goes: pass mx_walk_next
+ * (every extent, in direction dir) or mx_walk_overlap (the extents meeting
+ * [lo, hi], in order) as the list's visit callback, with a struct mx_walk
+ * as its context. It stops at the first element that is not the model's
+ * next (bad); i counts the model's extents passed.
+ */
+struct mx_walk {
+    const struct model_extent *m;
+    size_t i; /* next model index to match */
+    uint64_t lo, hi;
+    int dir;
+    bool bad;
+};
+
+static inline bool mx_walk_next(void *ctx, void *e)
+{
+    struct mx_walk *c = (struct mx_walk *)ctx;
+    size_t at = c->dir > 0 ? c->i : c->m->n - 1 - c->i;
+    if (c->i >= c->m->n || c->m->v[at].tag != e)
+        c->bad = true;
+    c->i++;
+    return !c->bad;
+}
+
+static inline bool mx_walk_overlap(void *ctx, void *e)
+{
+    struct mx_walk *c = (struct mx_walk *)ctx;
+    while (c->i < c->m->n &&
+           !(c->m->v[c->i].start <= c->hi && c->m->v[c->i].last >= c->lo))
+        c->i++;
+    if (c->i >= c->m->n || c->m->v[c->i].tag != e)
+        c->bad = true;
+    c->i++;
+    return !c->bad;
+}
+
 /* ------------------------------------------- one interface, many lists */
 
 /*

@@ -110,37 +110,6 @@ static uint64_t fx_size(struct run *r, uint64_t start)
     return start >= 2 ? to_top + 2 : 0;
 }
 
-struct fx_cmp {
-    const struct model_extent *m;
-    size_t i;
-    uint64_t lo, hi;
-    int dir;
-    bool bad;
-};
-
-static bool fx_visit(void *ctx, void *e)
-{
-    struct fx_cmp *c = (struct fx_cmp *)ctx;
-    size_t at = c->dir > 0 ? c->i : c->m->n - 1 - c->i;
-    if (c->i >= c->m->n || c->m->v[at].tag != e)
-        c->bad = true;
-    c->i++;
-    return !c->bad;
-}
-
-/* The overlap iterator against the model's extents that meet [lo, hi]. */
-static bool fx_visit_overlap(void *ctx, void *e)
-{
-    struct fx_cmp *c = (struct fx_cmp *)ctx;
-    while (c->i < c->m->n &&
-           !(c->m->v[c->i].start <= c->hi && c->m->v[c->i].last >= c->lo))
-        c->i++;
-    if (c->i >= c->m->n || c->m->v[c->i].tag != e)
-        c->bad = true;
-    c->i++;
-    return !c->bad;
-}
-
 /* After a mutation: invariants, count, the whole list both ways. */
 static void fx_after(struct run *r)
 {
@@ -152,9 +121,9 @@ static void fx_after(struct run *r)
     skiplist_rcu_read_lock();
     FZ_CHECK(r->o->count(r->sl) == r->m.n);
     for (int dir = 1; dir >= -1; dir -= 2) {
-        struct fx_cmp c = {&r->m, 0, 0, 0, dir, false};
+        struct mx_walk c = {&r->m, 0, 0, 0, dir, false};
         size_t n = r->o->scan(r->sl, dir > 0 ? RT_FIRST : RT_LAST, 0, dir,
-                              fx_visit, &c);
+                              mx_walk_next, &c);
         FZ_CHECK(!c.bad && c.i == r->m.n && n == r->m.n);
     }
     skiplist_rcu_read_unlock();
@@ -287,8 +256,8 @@ static void op_query(struct run *r, uint8_t op)
     if (rc == 0)
         FZ_CHECK(got == r->m.v[wi].tag);
     if (lo <= hi) {
-        struct fx_cmp c = {&r->m, 0, lo, hi, 1, false};
-        r->o->scan_overlap(r->sl, lo, hi, fx_visit_overlap, &c);
+        struct mx_walk c = {&r->m, 0, lo, hi, 1, false};
+        r->o->scan_overlap(r->sl, lo, hi, mx_walk_overlap, &c);
         for (size_t k = c.i; !c.bad && k < r->m.n; k++)
             if (r->m.v[k].start <= hi && r->m.v[k].last >= lo)
                 c.bad = true; /* an overlapping extent never seen */

@@ -604,45 +604,14 @@ static void xd_walk(struct ext_run *r)
                  r->op, n, w);
 }
 
-struct xd_cmp {
-    const struct model_extent *m;
-    size_t i; /* next model index to match */
-    uint64_t lo, hi;
-    int dir;
-    bool bad;
-};
-
-static bool xd_visit(void *ctx, void *e)
-{
-    struct xd_cmp *c = (struct xd_cmp *)ctx;
-    size_t at = c->dir > 0 ? c->i : c->m->n - 1 - c->i;
-    if (c->i >= c->m->n || c->m->v[at].tag != e)
-        c->bad = true;
-    c->i++;
-    return !c->bad;
-}
-
-/* The overlap iterator against the model's overlapping extents. */
-static bool xd_visit_overlap(void *ctx, void *e)
-{
-    struct xd_cmp *c = (struct xd_cmp *)ctx;
-    while (c->i < c->m->n &&
-           !(c->m->v[c->i].start <= c->hi && c->m->v[c->i].last >= c->lo))
-        c->i++;
-    if (c->i >= c->m->n || c->m->v[c->i].tag != e)
-        c->bad = true;
-    c->i++;
-    return !c->bad;
-}
-
 static void xd_overlaps(struct ext_run *r)
 {
     uint64_t lo = xd_point(r), hi = lo + tc_below(&r->rng, 3 * XD_MAXSIZE);
     if (hi > r->ops->max || hi < lo)
         hi = r->ops->max;
-    struct xd_cmp c = {&r->m, 0, lo, hi, 1, false};
+    struct mx_walk c = {&r->m, 0, lo, hi, 1, false};
     skiplist_rcu_read_lock();
-    r->ops->scan_overlap(r->sl, lo, hi, xd_visit_overlap, &c);
+    r->ops->scan_overlap(r->sl, lo, hi, mx_walk_overlap, &c);
     skiplist_rcu_read_unlock();
     size_t rest = c.i; /* no overlapping extent may follow the last seen */
     for (; !c.bad && rest < r->m.n; rest++)
@@ -660,9 +629,10 @@ static void xd_full_check(struct ext_run *r)
     int rc = r->ops->check(r->sl, why, sizeof(why));
     cr_assert_eq(rc, 0, "%s op %lu: check: %s", r->ops->label, r->op, why);
     for (int dir = 1; dir >= -1; dir -= 2) {
-        struct xd_cmp c = {&r->m, 0, 0, 0, dir, false};
+        struct mx_walk c = {&r->m, 0, 0, 0, dir, false};
         skiplist_rcu_read_lock();
-        r->ops->scan(r->sl, dir > 0 ? RT_FIRST : RT_LAST, 0, dir, xd_visit, &c);
+        r->ops->scan(r->sl, dir > 0 ? RT_FIRST : RT_LAST, 0, dir, mx_walk_next,
+                     &c);
         size_t n = r->ops->count(r->sl);
         skiplist_rcu_read_unlock();
         cr_assert(!c.bad && c.i == r->m.n,
