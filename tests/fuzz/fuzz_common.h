@@ -71,6 +71,23 @@ static inline uint64_t fz_u64(struct fz_in *in)
     return v;
 }
 
+/* A map key: mostly one of 48 small values (so keys collide and repeat),
+ * else one at or next to the type's limits. The map harnesses share it so
+ * that one corpus byte means the same key in each. */
+static inline uint64_t fz_map_key(struct fz_in *in)
+{
+    static const uint64_t special[8] = {0,
+                                        1,
+                                        UINT64_MAX,
+                                        UINT64_MAX - 1,
+                                        UINT64_C(1) << 63,
+                                        (UINT64_C(1) << 63) - 1,
+                                        47,
+                                        48};
+    uint8_t b = fz_u8(in);
+    return b < 224 ? b % 48u : special[b & 7];
+}
+
 /* checkfn(sl, why, len) must be 0, else its message and abort(). */
 #define FZ_LIST_OK(checkfn, sl)                                            \
     do {                                                                   \

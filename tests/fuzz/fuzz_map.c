@@ -43,20 +43,6 @@ struct run {
     struct fz_in in;
 };
 
-static uint64_t fm_key(struct fz_in *in)
-{
-    static const uint64_t special[8] = {0,
-                                        1,
-                                        UINT64_MAX,
-                                        UINT64_MAX - 1,
-                                        UINT64_C(1) << 63,
-                                        (UINT64_C(1) << 63) - 1,
-                                        47,
-                                        48};
-    uint8_t b = fz_u8(in);
-    return b < 224 ? b % 48u : special[b & 7];
-}
-
 static struct map_item *fm_slot(struct fz_in *in)
 {
     return &pool[fz_u8(in) % POOL];
@@ -86,7 +72,7 @@ static void fm_enomem(struct run *r, unsigned long failures_before)
 static void op_insert(struct run *r, bool multi)
 {
     struct map_item *e = fm_slot(&r->in);
-    uint64_t k = fm_key(&r->in);
+    uint64_t k = fz_map_key(&r->in);
     if (e->in_list)
         return; /* inserting a member twice is a caller bug, not tested */
     e->key = k;
@@ -120,7 +106,7 @@ static void op_insert(struct run *r, bool multi)
 
 static void op_queries(struct run *r, unsigned which)
 {
-    uint64_t k = fm_key(&r->in);
+    uint64_t k = fz_map_key(&r->in);
     switch (which) {
     case 0:
         FZ_CHECK(r->o->find(r->sl, k) == mm_find(&r->m, k));
@@ -159,7 +145,7 @@ static void op_erase(struct run *r)
 
 static void op_erase_key(struct run *r)
 {
-    uint64_t k = fm_key(&r->in);
+    uint64_t k = fz_map_key(&r->in);
     struct map_item *out = NULL;
     int rc = r->o->erase_key(r->sl, k, &out);
     size_t i = mm_lower(&r->m, k);
@@ -192,7 +178,7 @@ static void op_walk(struct run *r)
 {
     uint8_t b = fz_u8(&r->in);
     int start = b % 3;
-    uint64_t k = fm_key(&r->in);
+    uint64_t k = fz_map_key(&r->in);
     signed char moves[MOVES];
     size_t nm = (size_t)(b >> 2) % (MOVES + 1);
     uint8_t bits = 0;
@@ -213,7 +199,7 @@ static void op_foreach(struct run *r)
 {
     uint8_t b = fz_u8(&r->in);
     int which = b & 3;
-    uint64_t k = fm_key(&r->in);
+    uint64_t k = fz_map_key(&r->in);
     size_t mod = (b >> 2) & 3, rem = mod ? (size_t)(b >> 4) % mod : 0;
     size_t n = r->o->loop(r->sl, which, k, mod, rem, buf_a, POOL + 1);
     FZ_CHECK(n != SIZE_MAX);

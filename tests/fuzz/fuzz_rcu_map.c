@@ -59,20 +59,6 @@ struct run {
     struct fz_in in;
 };
 
-static uint64_t fr_key(struct fz_in *in)
-{
-    static const uint64_t special[8] = {0,
-                                        1,
-                                        UINT64_MAX,
-                                        UINT64_MAX - 1,
-                                        UINT64_C(1) << 63,
-                                        (UINT64_C(1) << 63) - 1,
-                                        47,
-                                        48};
-    uint8_t b = fz_u8(in);
-    return b < 224 ? b % 48u : special[b & 7];
-}
-
 /* A scan callback's state: the model's elements one way, in order. */
 struct fr_cmp {
     const struct model_map *m;
@@ -133,7 +119,7 @@ static void op_insert(struct run *r, uint8_t op)
     uint8_t s = fz_u8(&r->in);
     struct map_item *e = &pool[s % POOL];
     if (!e->in_list)
-        e->key = fr_key(&r->in); /* a member's key is never changed */
+        e->key = fz_map_key(&r->in); /* a member's key is never changed */
     struct map_item *had = mm_find(&r->m, e->key), *existing = NULL;
     bool locked = op & 0x20, want_existing = !(op & 0x40);
     unsigned long f0 = fr_before(r);
@@ -186,7 +172,7 @@ static void op_erase(struct run *r)
 
 static void op_erase_key(struct run *r)
 {
-    uint64_t k = fr_key(&r->in);
+    uint64_t k = fz_map_key(&r->in);
     struct map_item *out = NULL, *had = mm_find(&r->m, k);
     unsigned long f0 = fr_before(r);
     int rc = r->o->erase_key(r->sl, k, &out);
@@ -204,7 +190,7 @@ static void op_erase_key(struct run *r)
 
 static void op_queries(struct run *r)
 {
-    uint64_t k = fr_key(&r->in);
+    uint64_t k = fz_map_key(&r->in);
     skiplist_rcu_read_lock();
     FZ_CHECK(r->o->find(r->sl, k) == mm_find(&r->m, k));
     FZ_CHECK(r->o->lower_bound(r->sl, k) == mm_lower_bound(&r->m, k));
@@ -219,7 +205,7 @@ static void op_walk(struct run *r)
 {
     uint8_t b = fz_u8(&r->in);
     int start = b % 3;
-    uint64_t k = fr_key(&r->in);
+    uint64_t k = fz_map_key(&r->in);
     signed char moves[MOVES];
     size_t nm = (size_t)(b >> 2) % (MOVES + 1);
     uint8_t bits = 0;
