@@ -621,16 +621,20 @@ SLX_HOT void slx_iget(const struct slx_type *ty, const struct slx_inode *P,
                       unsigned j, struct slx_runs *out)
 {
     out->gap = slx_igaps(ty, P)[j];
-    for (unsigned k = 1; k <= SLX_NFIT; k++)
-        out->fit[k - 1] = slx_ifits(ty, P, k)[j];
+    const uint32_t *f = slx_ifits(ty, P, 1) + j;
+#pragma GCC unroll 12
+    for (unsigned k = 0; k < SLX_NFIT; k++, f += P->cap)
+        out->fit[k] = *f;
 }
 
 SLX_HOT void slx_iset(const struct slx_type *ty, const struct slx_inode *P,
                       unsigned j, const struct slx_runs *v)
 {
     slx_igaps(ty, P)[j] = v->gap;
-    for (unsigned k = 1; k <= SLX_NFIT; k++)
-        slx_ifits(ty, P, k)[j] = v->fit[k - 1];
+    uint32_t *f = slx_ifits(ty, P, 1) + j;
+#pragma GCC unroll 12
+    for (unsigned k = 0; k < SLX_NFIT; k++, f += P->cap)
+        *f = v->fit[k];
 }
 
 SLX_HOT size_t slx_inode_size(const struct slx_type *ty, unsigned cap)
@@ -1804,7 +1808,9 @@ SLX_HOT void slx_runs_add(struct slx_runs *r, uint64_t gs, uint64_t ge)
  * after an extent of x ending at last, up to slot jn's start (jn < n),
  * the next leaf's first start, or the end of the key space. The head owns
  * the run before the first extent (last is not read). The one rule for
- * the summaries (slx_leaf_runs, slx_run_after) and the hole search. */
+ * the summaries (slx_leaf_runs, slx_run_after) and the hole search. The
+ * run to the end of the key space, the tail (slx_is_tail), is the
+ * list's: no summary holds it (see slx_hole_tail). */
 SLX_HOT int slx_free_run(const struct slx_type *ty, const struct slx_list *L,
                          const struct slx_leaf *x, uint64_t last, unsigned jn,
                          uint64_t *gs, uint64_t *ge)
@@ -1824,8 +1830,18 @@ SLX_HOT int slx_free_run(const struct slx_type *ty, const struct slx_list *L,
     return 1;
 }
 
-/* The free runs owned by leaf x (see slx_free_run): the run after each of
- * its extents; the head's, before the first extent. */
+/* Is the run after slot jn - 1 of leaf x the tail: after the last extent,
+ * to the end of the key space? */
+SLX_HOT int slx_is_tail(const struct slx_type *ty, const struct slx_list *L,
+                        const struct slx_leaf *x, unsigned jn)
+{
+    return x != L->head && jn >= x->n && slx_next(ty, x, 0) == L->head;
+}
+
+/* The free runs summarised for leaf x (see slx_free_run): the run after
+ * each of its extents but the tail; the head's, before the first extent.
+ * Between two of x's own extents the run is simply what lies between
+ * them. */
 SLX_COLD struct slx_runs slx_leaf_runs(const struct slx_type *ty,
                                        const struct slx_list *L,
                                        const struct slx_leaf *x)
@@ -1839,10 +1855,19 @@ SLX_COLD struct slx_runs slx_leaf_runs(const struct slx_type *ty,
         return r;
     }
     const unsigned char *lasts = slx_lasts(ty, x);
-    for (unsigned j = 0; j < x->n; j++)
-        if (slx_free_run(ty, L, x, slx_load_u(ty, lasts + (size_t)j * ty->ks),
-                         j + 1, &gs, &ge))
-            slx_runs_add(&r, gs, ge);
+    const unsigned char *starts = slx_keys(ty, x);
+    size_t ks = ty->ks;
+    unsigned n = x->n;
+    for (unsigned j = 0; j + 1u < n; j++) {
+        uint64_t last = slx_load_u(ty, lasts + (size_t)j * ks);
+        uint64_t ns = slx_load_u(ty, starts + (size_t)(j + 1u) * ks);
+        if (ns - last > 1u)
+            slx_runs_add(&r, last + 1u, ns - 1u);
+    }
+    if (n > 0 && !slx_is_tail(ty, L, x, n) &&
+        slx_free_run(ty, L, x, slx_load_u(ty, lasts + (size_t)(n - 1u) * ks), n,
+                     &gs, &ge))
+        slx_runs_add(&r, gs, ge);
     return r;
 }
 
@@ -1891,22 +1916,49 @@ SLX_HOT int slx_runs_dominate(const struct slx_runs *a,
     return 1;
 }
 
-/* Maximum of n values, four chains at once. */
+/* Eight lanes of a summary field (GCC's vector extension, which Clang
+ * and both C++ front ends share): an extent node's upkeep takes maxima
+ * over whole arrays of them. Only ever a local: passing one by value
+ * would tie the ABI to the target's vector registers. */
+typedef uint32_t slx_u32x8 __attribute__((vector_size(32)));
+typedef uint64_t slx_u64x4 __attribute__((vector_size(32)));
+
+/* Maximum of n values, eight lanes at a time. */
 SLX_HOT uint32_t slx_max_u32(const uint32_t *f, unsigned n)
 {
-    uint32_t a = 0, b = 0, c = 0, d = 0;
+    slx_u32x8 m = {0, 0, 0, 0, 0, 0, 0, 0};
     unsigned j = 0;
-    for (; j + 4u <= n; j += 4u) {
-        a = f[j] > a ? f[j] : a;
-        b = f[j + 1] > b ? f[j + 1] : b;
-        c = f[j + 2] > c ? f[j + 2] : c;
-        d = f[j + 3] > d ? f[j + 3] : d;
+    for (; j + 8u <= n; j += 8u) {
+        slx_u32x8 v;
+        memcpy(&v, f + j, sizeof(v));
+        slx_u32x8 gt = (slx_u32x8)(v > m);
+        m = (v & gt) | (m & ~gt);
     }
+    uint32_t a = 0;
+    for (unsigned i = 0; i < 8u; i++)
+        a = m[i] > a ? m[i] : a;
     for (; j < n; j++)
         a = f[j] > a ? f[j] : a;
-    a = b > a ? b : a;
-    c = d > c ? d : c;
-    return c > a ? c : a;
+    return a;
+}
+
+/* Maximum of n values, four lanes at a time. */
+SLX_HOT uint64_t slx_max_u64(const uint64_t *g, unsigned n)
+{
+    slx_u64x4 m = {0, 0, 0, 0};
+    unsigned j = 0;
+    for (; j + 4u <= n; j += 4u) {
+        slx_u64x4 v;
+        memcpy(&v, g + j, sizeof(v));
+        slx_u64x4 gt = (slx_u64x4)(v > m);
+        m = (v & gt) | (m & ~gt);
+    }
+    uint64_t a = 0;
+    for (unsigned i = 0; i < 4u; i++)
+        a = m[i] > a ? m[i] : a;
+    for (; j < n; j++)
+        a = g[j] > a ? g[j] : a;
+    return a;
 }
 
 /* The fields of S named in mask, recomputed from P's entries. */
@@ -1914,13 +1966,8 @@ SLX_COLD void slx_inode_rescan(const struct slx_type *ty,
                                const struct slx_inode *P, unsigned mask,
                                struct slx_runs *S)
 {
-    if (mask & 1u) {
-        const uint64_t *g = slx_igaps(ty, P);
-        uint64_t m = 0;
-        for (unsigned j = 0; j < P->n; j++)
-            m = g[j] > m ? g[j] : m;
-        S->gap = m;
-    }
+    if (mask & 1u)
+        S->gap = slx_max_u64(slx_igaps(ty, P), P->n);
     for (unsigned k = 1; k <= SLX_NFIT; k++)
         if (mask & (1u << k))
             S->fit[k - 1] = slx_max_u32(slx_ifits(ty, P, k), P->n);
@@ -1933,6 +1980,30 @@ SLX_HOT struct slx_runs slx_inode_runs(const struct slx_type *ty,
     struct slx_runs m;
     slx_inode_rescan(ty, P, (2u << SLX_NFIT) - 1u, &m);
     return m;
+}
+
+/* slx_ipos for the extent face's upkeep, which climbs a path at every
+ * insert and erase: a child's first key is its separator (starts are
+ * unique), so a bisection finds its entry without walking the pointers.
+ * The walk remains for the leftmost path, whose keys are not kept, and
+ * for a separator not yet refreshed. */
+SLX_HOT unsigned slx_ipos_keyed(const struct slx_type *ty,
+                                const struct slx_inode *P, const void *child,
+                                unsigned clevel)
+{
+    const unsigned char *k;
+    if (clevel == 0) {
+        const struct slx_leaf *x = (const struct slx_leaf *)child;
+        if (x->n == 0)
+            return slx_ipos(ty, P, child);
+        k = slx_key(ty, x, 0);
+    } else {
+        k = slx_ikey(ty, (const struct slx_inode *)child, 0);
+    }
+    unsigned j = slx_inode_search(ty, P, k, 0);
+    if (slx_ichild(ty, P, j) == child)
+        return j;
+    return slx_ipos(ty, P, child);
 }
 
 /* child's summary changed (a leaf's level-0 gap, or a node's entries):
@@ -1949,8 +2020,8 @@ SLX_COLD void slx_gap_up(const struct slx_type *ty, void *child,
         r = slx_inode_runs(ty, (struct slx_inode *)child);
     }
     struct slx_inode *P = slx_parent_of(child, clevel);
+    unsigned j = P ? slx_ipos_keyed(ty, P, child, clevel) : 0;
     while (P) {
-        unsigned j = slx_ipos(ty, P, child);
         struct slx_runs g;
         slx_iget(ty, P, j, &g);
         if (stop_early && memcmp(&g, &r, sizeof(r)) == 0)
@@ -1962,19 +2033,20 @@ SLX_COLD void slx_gap_up(const struct slx_type *ty, void *child,
         /* P's new summary from its old one (its entry in U), without a pass
          * over P's entries, unless a field fell from P's maximum (or the
          * entries above are not all right yet: !stop_early). */
+        unsigned pj = slx_ipos_keyed(ty, U, P, P->level);
         struct slx_runs S;
         if (!stop_early) {
             S = slx_inode_runs(ty, P);
         } else {
             unsigned mask = 0;
-            slx_iget(ty, U, slx_ipos(ty, U, P), &S);
+            slx_iget(ty, U, pj, &S);
             slx_runs_update(&S, &g, &r, &mask);
             if (mask)
                 slx_inode_rescan(ty, P, mask, &S);
         }
         r = S;
-        child = P;
         P = U;
+        j = pj;
     }
 }
 
@@ -1989,7 +2061,7 @@ SLX_COLD void slx_gap_fix(const struct slx_type *ty, const struct slx_list *L,
 }
 
 /* The summary of the one run x owns after slot j's extent, up to slot
- * jn's start (slx_free_run). */
+ * jn's start (slx_free_run); nothing for the tail. */
 SLX_HOT struct slx_runs slx_run_after(const struct slx_type *ty,
                                       const struct slx_list *L,
                                       const struct slx_leaf *x, unsigned j,
@@ -1999,18 +2071,37 @@ SLX_HOT struct slx_runs slx_run_after(const struct slx_type *ty,
     memset(&r, 0, sizeof(r));
     uint64_t gs, ge;
     uint64_t last = slx_load_u(ty, slx_lasts(ty, x) + (size_t)j * ty->ks);
-    if (slx_free_run(ty, L, x, last, jn, &gs, &ge))
+    if (!slx_is_tail(ty, L, x, jn) &&
+        slx_free_run(ty, L, x, last, jn, &gs, &ge))
         slx_runs_add(&r, gs, ge);
     return r;
+}
+
+/* x's summary after run C joined x's runs: it can only rise. */
+SLX_HOT void slx_gap_raise(const struct slx_type *ty, struct slx_leaf *x,
+                           const struct slx_runs *C)
+{
+    struct slx_runs *S = slx_gap(ty, x, 0);
+    if (slx_runs_dominate(S, C))
+        return;
+    slx_runs_max(S, C);
+    if (x->parent)
+        slx_gap_up(ty, x, 0, 1);
 }
 
 /* An extent was just placed at slot i >= 1 of x, inside the run x owned
  * after slot i - 1. When that run held none of x's maxima, x's summary
  * is unchanged (its two pieces are smaller): nothing to do. Otherwise the
- * leaf is recomputed. */
+ * leaf is recomputed. When that run was the tail (the extent is the last
+ * one), its lower piece is a run no summary held: it joins x's. */
 SLX_HOT void slx_gap_split(const struct slx_type *ty, const struct slx_list *L,
                            struct slx_leaf *x, unsigned i)
 {
+    if (slx_is_tail(ty, L, x, i + 1)) {
+        struct slx_runs C = slx_run_after(ty, L, x, i - 1, i);
+        slx_gap_raise(ty, x, &C);
+        return;
+    }
     struct slx_runs R = slx_run_after(ty, L, x, i - 1, i + 1);
     const struct slx_runs *S = slx_gap(ty, x, 0);
     int held = R.gap != 0 && R.gap >= S->gap;
@@ -2021,17 +2112,18 @@ SLX_HOT void slx_gap_split(const struct slx_type *ty, const struct slx_list *L,
 }
 
 /* The extent at slot i >= 1 of x was just taken out: the runs on either
- * side became one, which can only raise x's summary. */
+ * side became one, which can only raise x's summary; unless they became
+ * the tail, which no summary holds: then the run before the extent left
+ * x's summary, and x is recomputed. */
 SLX_HOT void slx_gap_merge(const struct slx_type *ty, const struct slx_list *L,
                            struct slx_leaf *x, unsigned i)
 {
-    struct slx_runs C = slx_run_after(ty, L, x, i - 1, i);
-    struct slx_runs *S = slx_gap(ty, x, 0);
-    if (slx_runs_dominate(S, &C))
+    if (slx_is_tail(ty, L, x, i)) {
+        slx_gap_fix(ty, L, x);
         return;
-    slx_runs_max(S, &C);
-    if (x->parent)
-        slx_gap_up(ty, x, 0, 1);
+    }
+    struct slx_runs C = slx_run_after(ty, L, x, i - 1, i);
+    slx_gap_raise(ty, x, &C);
 }
 
 /* After a structural change of the index: every node it touched passes
@@ -3369,7 +3461,25 @@ SLX_HOT int slx_fit(struct slx_holereq *r, uint64_t gs, uint64_t ge)
     return 1;
 }
 
-/* The free runs owned by leaf x (see slx_leaf_runs), tried in order. */
+/* The run after slot j of x, the one bordering the next leaf or the end
+ * of the key space (see slx_free_run): does it hold the request? */
+SLX_HOT int slx_hole_after(const struct slx_type *ty, const struct slx_list *L,
+                           const struct slx_leaf *x, unsigned j,
+                           struct slx_holereq *r)
+{
+    uint64_t gs, ge;
+    uint64_t last = slx_load_u(ty, slx_lasts(ty, x) + (size_t)j * ty->ks);
+    if (!slx_free_run(ty, L, x, last, j + 1, &gs, &ge) || !slx_fit(r, gs, ge))
+        return 0;
+    r->leaf = (struct slx_leaf *)(uintptr_t)x;
+    r->slot = j + 1u;
+    return 1;
+}
+
+/* The free runs owned by leaf x (see slx_leaf_runs), tried in order. The
+ * runs between two of x's own extents need none of slx_free_run's edge
+ * cases: their length alone rules most of them out, for a few
+ * instructions a slot (the summary only says that one of them fits). */
 SLX_COLD int slx_hole_in_leaf(const struct slx_type *ty,
                               const struct slx_list *L,
                               const struct slx_leaf *x, struct slx_holereq *r)
@@ -3379,18 +3489,38 @@ SLX_COLD int slx_hole_in_leaf(const struct slx_type *ty,
     if (x == L->head)
         return slx_free_run(ty, L, x, 0, 0, &gs, &ge) && slx_fit(r, gs, ge);
     unsigned n = x->n;
+    if (n == 0)
+        return 0;
+    int edge = !slx_is_tail(ty, L, x, n); /* the tail: slx_hole_tail */
+    if (r->highest && edge && slx_hole_after(ty, L, x, n - 1u, r))
+        return 1;
     const unsigned char *lasts = slx_lasts(ty, x);
-    for (unsigned k = 0; k < n; k++) {
-        unsigned j = r->highest ? n - 1 - k : k;
-        uint64_t last = slx_load_u(ty, lasts + (size_t)j * ty->ks);
-        if (slx_free_run(ty, L, x, last, j + 1, &gs, &ge) &&
-            slx_fit(r, gs, ge)) {
+    const unsigned char *starts = slx_keys(ty, x);
+    size_t ks = ty->ks;
+    for (unsigned k = 0; k + 1u < n; k++) {
+        unsigned j = r->highest ? n - 2u - k : k;
+        uint64_t last = slx_load_u(ty, lasts + (size_t)j * ks);
+        uint64_t ns = slx_load_u(ty, starts + (size_t)(j + 1u) * ks);
+        /* last < ns: [last + 1, ns - 1] is free, maybe empty */
+        if (ns - last - 1u >= r->size && slx_fit(r, last + 1u, ns - 1u)) {
             r->leaf = (struct slx_leaf *)(uintptr_t)x;
             r->slot = j + 1u;
             return 1;
         }
     }
-    return 0;
+    return !r->highest && edge && slx_hole_after(ty, L, x, n - 1u, r);
+}
+
+/* The tail: the run after the last extent, to the end of the key space.
+ * It is the list's, not the last leaf's: with it in the last leaf's
+ * summary, a window ending below the end of the key space (an allocator's
+ * limit) would see a fit there that it cannot use, and every search from
+ * the top would scan that leaf, and the nodes above it, for nothing. */
+SLX_HOT int slx_hole_tail(const struct slx_type *ty, const struct slx_list *L,
+                          struct slx_holereq *r)
+{
+    struct slx_leaf *x = slx_prev(ty, L->head, 0);
+    return x != L->head && x->n > 0 && slx_hole_after(ty, L, x, x->n - 1u, r);
 }
 
 /* May a summary g hold the request? Exactly (windows aside) for
@@ -3407,40 +3537,52 @@ SLX_HOT int slx_runs_may_fit(const struct slx_runs *g,
     return f == UINT32_MAX || f >= r->size;
 }
 
-/* slx_runs_may_fit for entries [j0, j0 + 64) of P at once: bit i set
- * when entry j0 + i may hold the request. Branch-free compares over the
- * one array the alignment needs (a fit implies a run at least as long,
- * so the gaps are read only where the fits cannot answer alone). */
-SLX_HOT uint64_t slx_fit_mask(const struct slx_type *ty,
-                              const struct slx_inode *P, unsigned j0,
+/* The next entry of P, from entry j on (down to 0 for the highest fit,
+ * up to n - 1 otherwise), whose summary may hold the request
+ * (slx_runs_may_fit); UINT_MAX when there is none. One array is read, the
+ * one the alignment needs (a fit implies a run at least as long), unless
+ * only the gaps can answer; the scan stops at the first candidate, which
+ * is the one searched, the window aside. */
+SLX_HOT unsigned slx_fit_next(const struct slx_type *ty,
+                              const struct slx_inode *P, unsigned j,
                               const struct slx_holereq *r)
 {
-    unsigned cnt = P->n - j0 < 64u ? P->n - j0 : 64u;
-    uint64_t m = 0;
-    int need_gap = r->k == 0 || r->k > SLX_NFIT || r->size >= UINT32_MAX;
-    if (r->k > 0) {
-        const uint32_t *f =
-            slx_ifits(ty, P, r->k < SLX_NFIT ? r->k : SLX_NFIT) + j0;
-        uint32_t s32 = r->size >= UINT32_MAX ? UINT32_MAX : (uint32_t)r->size;
-        for (unsigned i = 0; i < cnt; i++)
-            m |= (uint64_t)(f[i] >= s32) << i;
+    unsigned n = P->n;
+    int use_fit = r->k > 0;
+    int use_gap = r->k == 0 || r->k > SLX_NFIT || r->size >= UINT32_MAX;
+    const uint32_t *f = slx_ifits(ty, P,
+                                  !use_fit          ? 1u
+                                  : r->k < SLX_NFIT ? r->k
+                                                    : SLX_NFIT);
+    const uint64_t *g = slx_igaps(ty, P);
+    uint32_t s32 = r->size >= UINT32_MAX ? UINT32_MAX : (uint32_t)r->size;
+    uint64_t size = r->size;
+    if (r->highest) {
+        if (!use_gap) {
+            for (j++; j-- > 0;)
+                if (f[j] >= s32)
+                    return j;
+        } else if (!use_fit) {
+            for (j++; j-- > 0;)
+                if (g[j] >= size)
+                    return j;
+        } else {
+            for (j++; j-- > 0;)
+                if (f[j] >= s32 && g[j] >= size)
+                    return j;
+        }
     } else {
-        m = ~(uint64_t)0 >> (64u - cnt);
+        for (; j < n; j++)
+            if ((!use_fit || f[j] >= s32) && (!use_gap || g[j] >= size))
+                return j;
     }
-    if (need_gap) {
-        const uint64_t *g = slx_igaps(ty, P) + j0;
-        uint64_t mg = 0;
-        for (unsigned i = 0; i < cnt; i++)
-            mg |= (uint64_t)(g[i] >= r->size) << i;
-        m &= mg;
-    }
-    return m;
+    return UINT_MAX;
 }
 
 /* Search the subtree of index node P, whose span starts at start (its
  * first key, or 0 on the leftmost path) and ends before end (when
  * has_end). Entry j's runs lie after its first key and before entry
- * j + 1's: the entries whose summary may hold the request (slx_fit_mask)
+ * j + 1's: the entries whose summary may hold the request (slx_fit_next)
  * are visited in order, and spans wholly outside the window [lo, hi]
  * end the visit or are skipped. */
 SLX_COLD int slx_hole_node(const struct slx_type *ty, const struct slx_list *L,
@@ -3448,47 +3590,43 @@ SLX_COLD int slx_hole_node(const struct slx_type *ty, const struct slx_list *L,
                            int has_end, uint64_t end, struct slx_holereq *r)
 {
     unsigned n = P->n;
-    unsigned nblk = (n + 63u) / 64u; /* more than one only in a grown root */
-    for (unsigned b = 0; b < nblk; b++) {
-        unsigned j0 = (r->highest ? nblk - 1u - b : b) * 64u;
-        uint64_t m = slx_fit_mask(ty, P, j0, r);
-        while (m) {
-            unsigned bit = r->highest ? 63u - (unsigned)__builtin_clzll(m)
-                                      : (unsigned)__builtin_ctzll(m);
-            m &= ~((uint64_t)1 << bit);
-            unsigned j = j0 + bit;
-            uint64_t s = j ? slx_load_u(ty, slx_ikey(ty, P, j)) : start;
-            int he = j + 1u < n || has_end;
-            uint64_t e =
-                j + 1u < n ? slx_load_u(ty, slx_ikey(ty, P, j + 1u)) : end;
-            if (s >= r->hi) { /* runs start after s: past the window */
-                if (!r->highest)
-                    return 0;
-                continue;
-            }
-            if (he && e <= r->lo) { /* runs end before e: before it */
-                if (r->highest)
-                    return 0;
-                continue;
-            }
+    unsigned j = r->highest ? n - 1u : 0u;
+    while ((j = slx_fit_next(ty, P, j, r)) != UINT_MAX) {
+        unsigned next = r->highest ? j - 1u : j + 1u; /* UINT_MAX past 0 */
+        uint64_t s = j ? slx_load_u(ty, slx_ikey(ty, P, j)) : start;
+        int he = j + 1u < n || has_end;
+        uint64_t e = j + 1u < n ? slx_load_u(ty, slx_ikey(ty, P, j + 1u)) : end;
+        if (s >= r->hi) { /* runs start after s: past the window */
+            if (!r->highest)
+                return 0;
+        } else if (he && e <= r->lo) { /* runs end before e: before it */
+            if (r->highest)
+                return 0;
+        } else {
             void *c = slx_ichild(ty, P, j);
             if (P->level == 1
                     ? slx_hole_in_leaf(ty, L, (struct slx_leaf *)c, r)
                     : slx_hole_node(ty, L, (struct slx_inode *)c, s, he, e, r))
                 return 1;
         }
+        if (next == UINT_MAX || next >= n)
+            break;
+        j = next;
     }
     return 0;
 }
 
-/* The head's run (before the first extent), then the leaves in order
- * (reversed for the highest fit): through the index when there is one. */
+/* The head's run (before the first extent), then the leaves in order,
+ * then the tail (all reversed for the highest fit): the leaves through
+ * the index when there is one. */
 SLX_COLD int slx_hole_search(const struct slx_type *ty,
                              const struct slx_list *L, struct slx_holereq *r)
 {
     struct slx_leaf *h = L->head;
     int head_may = slx_runs_may_fit(slx_gap(ty, h, 0), r);
     if (!r->highest && head_may && slx_hole_in_leaf(ty, L, h, r))
+        return 1;
+    if (r->highest && slx_hole_tail(ty, L, r))
         return 1;
     if (L->root) {
         if (slx_hole_node(ty, L, L->root, 0, 0, 0, r))
@@ -3502,7 +3640,9 @@ SLX_COLD int slx_hole_search(const struct slx_type *ty,
                 slx_hole_in_leaf(ty, L, x, r))
                 return 1;
     }
-    return r->highest && head_may && slx_hole_in_leaf(ty, L, h, r);
+    if (!r->highest)
+        return slx_hole_tail(ty, L, r);
+    return head_may && slx_hole_in_leaf(ty, L, h, r);
 }
 
 /* Place e, of its own size, at the lowest or highest multiple of align
