@@ -1880,30 +1880,6 @@ SLX_HOT void slx_runs_max(struct slx_runs *m, const struct slx_runs *g)
             m->fit[k] = g->fit[k];
 }
 
-/* One field of slx_runs_update: the node's maximum s after one entry
- * went from old to now; bit joins *mask when it cannot tell (old was the
- * maximum and fell: another entry may hold the new one). */
-#define SLX_RUNS_FIELD(s, old, now, bit) \
-    do {                                 \
-        if ((now) >= (old)) {            \
-            if ((now) > (s))             \
-                (s) = (now);             \
-        } else if ((old) >= (s)) {       \
-            *mask |= (bit);              \
-        }                                \
-    } while (0)
-
-/* S, a node's summary, after one of its entries went from old to now.
- * The fields it could not update are left in *mask (bit 0 the gap, bit k
- * fit[k - 1]) for slx_inode_rescan. */
-SLX_HOT void slx_runs_update(struct slx_runs *S, const struct slx_runs *old,
-                             const struct slx_runs *now, unsigned *mask)
-{
-    SLX_RUNS_FIELD(S->gap, old->gap, now->gap, 1u);
-    for (unsigned k = 0; k < SLX_NFIT; k++)
-        SLX_RUNS_FIELD(S->fit[k], old->fit[k], now->fit[k], 2u << k);
-}
-
 /* Whether a is at least b in every field. */
 SLX_HOT int slx_runs_dominate(const struct slx_runs *a,
                               const struct slx_runs *b)
@@ -1961,24 +1937,14 @@ SLX_HOT uint64_t slx_max_u64(const uint64_t *g, unsigned n)
     return a;
 }
 
-/* The fields of S named in mask, recomputed from P's entries. */
-SLX_COLD void slx_inode_rescan(const struct slx_type *ty,
-                               const struct slx_inode *P, unsigned mask,
-                               struct slx_runs *S)
-{
-    if (mask & 1u)
-        S->gap = slx_max_u64(slx_igaps(ty, P), P->n);
-    for (unsigned k = 1; k <= SLX_NFIT; k++)
-        if (mask & (1u << k))
-            S->fit[k - 1] = slx_max_u32(slx_ifits(ty, P, k), P->n);
-}
-
 /* The summary of a node: the maximum of its entries'. */
 SLX_HOT struct slx_runs slx_inode_runs(const struct slx_type *ty,
                                        const struct slx_inode *P)
 {
     struct slx_runs m;
-    slx_inode_rescan(ty, P, (2u << SLX_NFIT) - 1u, &m);
+    m.gap = slx_max_u64(slx_igaps(ty, P), P->n);
+    for (unsigned k = 1; k <= SLX_NFIT; k++)
+        m.fit[k - 1] = slx_max_u32(slx_ifits(ty, P, k), P->n);
     return m;
 }
 
@@ -2006,45 +1972,106 @@ SLX_HOT unsigned slx_ipos_keyed(const struct slx_type *ty,
     return slx_ipos(ty, P, child);
 }
 
-/* child's summary changed (a leaf's level-0 gap, or a node's entries):
- * carry it up the entries above it. With stop_early, stop where an entry
- * already holds the new value (everything above is then right); after a
- * structural change the caller goes all the way (slx_gap_dirty). */
-SLX_COLD void slx_gap_up(const struct slx_type *ty, void *child,
-                         unsigned clevel, int stop_early)
+/* Field f of the summaries, as the upkeep walks them one at a time: 0 is
+ * the gap, k >= 1 the fit for 2^k. */
+SLX_HOT uint64_t slx_runs_field(const struct slx_runs *r, unsigned f)
+{
+    return f ? r->fit[f - 1u] : r->gap;
+}
+
+SLX_HOT uint64_t slx_ifield(const struct slx_type *ty,
+                            const struct slx_inode *P, unsigned j, unsigned f)
+{
+    return f ? slx_ifits(ty, P, f)[j] : slx_igaps(ty, P)[j];
+}
+
+SLX_HOT void slx_ifield_set(const struct slx_type *ty,
+                            const struct slx_inode *P, unsigned j, unsigned f,
+                            uint64_t v)
+{
+    if (f)
+        slx_ifits(ty, P, f)[j] = (uint32_t)v;
+    else
+        slx_igaps(ty, P)[j] = v;
+}
+
+SLX_HOT uint64_t slx_ifield_max(const struct slx_type *ty,
+                                const struct slx_inode *P, unsigned f)
+{
+    return f ? slx_max_u32(slx_ifits(ty, P, f), P->n)
+             : slx_max_u64(slx_igaps(ty, P), P->n);
+}
+
+#define SLX_NFIELD (SLX_NFIT + 1u)
+
+/* After a structural change, entries above are not all right yet: each
+ * node's summary is recomputed from its entries all the way to the root
+ * (slx_gap_dirty). */
+SLX_COLD void slx_gap_up_full(const struct slx_type *ty, void *child,
+                              unsigned clevel)
 {
     struct slx_runs r;
-    if (clevel == 0) {
+    if (clevel == 0)
         r = *slx_gap(ty, (struct slx_leaf *)child, 0);
-    } else {
+    else
         r = slx_inode_runs(ty, (struct slx_inode *)child);
+    for (struct slx_inode *P = slx_parent_of(child, clevel); P; P = P->parent) {
+        slx_iset(ty, P, slx_ipos(ty, P, child), &r);
+        r = slx_inode_runs(ty, P);
+        child = P;
     }
+}
+
+/* child's summary changed (a leaf's level-0 gap, or a node's entries):
+ * carry it up the entries above it, field by field. A field whose entry
+ * already holds the new value is right everywhere above, so each level
+ * handles only the fields that changed below it, and stops when none
+ * did. A node's new maximum comes from its old one (its entry above),
+ * without a pass over its entries, unless the field fell from that
+ * maximum. After a structural change use slx_gap_up_full. */
+SLX_COLD void slx_gap_up(const struct slx_type *ty, void *child,
+                         unsigned clevel)
+{
     struct slx_inode *P = slx_parent_of(child, clevel);
-    unsigned j = P ? slx_ipos_keyed(ty, P, child, clevel) : 0;
-    while (P) {
-        struct slx_runs g;
-        slx_iget(ty, P, j, &g);
-        if (stop_early && memcmp(&g, &r, sizeof(r)) == 0)
-            return;
-        slx_iset(ty, P, j, &r);
-        struct slx_inode *U = P->parent;
-        if (!U)
-            return;
-        /* P's new summary from its old one (its entry in U), without a pass
-         * over P's entries, unless a field fell from P's maximum (or the
-         * entries above are not all right yet: !stop_early). */
-        unsigned pj = slx_ipos_keyed(ty, U, P, P->level);
-        struct slx_runs S;
-        if (!stop_early) {
-            S = slx_inode_runs(ty, P);
-        } else {
-            unsigned mask = 0;
-            slx_iget(ty, U, pj, &S);
-            slx_runs_update(&S, &g, &r, &mask);
-            if (mask)
-                slx_inode_rescan(ty, P, mask, &S);
+    if (!P)
+        return;
+    uint64_t now[SLX_NFIELD], old[SLX_NFIELD];
+    if (clevel == 0) {
+        const struct slx_runs *r = slx_gap(ty, (struct slx_leaf *)child, 0);
+        for (unsigned f = 0; f < SLX_NFIELD; f++)
+            now[f] = slx_runs_field(r, f);
+    } else {
+        struct slx_runs r = slx_inode_runs(ty, (struct slx_inode *)child);
+        for (unsigned f = 0; f < SLX_NFIELD; f++)
+            now[f] = slx_runs_field(&r, f);
+    }
+    unsigned j = slx_ipos_keyed(ty, P, child, clevel);
+    unsigned mask = (1u << SLX_NFIELD) - 1u;
+    for (;;) {
+        unsigned changed = 0;
+        for (unsigned m = mask; m; m &= m - 1u) {
+            unsigned f = (unsigned)__builtin_ctz(m);
+            old[f] = slx_ifield(ty, P, j, f);
+            if (old[f] != now[f]) {
+                changed |= 1u << f;
+                slx_ifield_set(ty, P, j, f, now[f]);
+            }
         }
-        r = S;
+        struct slx_inode *U = P->parent;
+        if (!changed || !U)
+            return;
+        unsigned pj = slx_ipos_keyed(ty, U, P, P->level);
+        for (unsigned m = changed; m; m &= m - 1u) {
+            unsigned f = (unsigned)__builtin_ctz(m);
+            uint64_t s = slx_ifield(ty, U, pj, f); /* P's maximum before */
+            if (now[f] >= old[f])
+                now[f] = now[f] > s ? now[f] : s;
+            else if (old[f] >= s) /* it fell from the maximum */
+                now[f] = slx_ifield_max(ty, P, f);
+            else
+                now[f] = s;
+        }
+        mask = changed;
         P = U;
         j = pj;
     }
@@ -2057,7 +2084,7 @@ SLX_COLD void slx_gap_fix(const struct slx_type *ty, const struct slx_list *L,
 {
     *slx_gap(ty, x, 0) = slx_leaf_runs(ty, L, x);
     if (x != L->head && x->parent)
-        slx_gap_up(ty, x, 0, 1);
+        slx_gap_up(ty, x, 0);
 }
 
 /* The summary of the one run x owns after slot j's extent, up to slot
@@ -2086,7 +2113,7 @@ SLX_HOT void slx_gap_raise(const struct slx_type *ty, struct slx_leaf *x,
         return;
     slx_runs_max(S, C);
     if (x->parent)
-        slx_gap_up(ty, x, 0, 1);
+        slx_gap_up(ty, x, 0);
 }
 
 /* An extent was just placed at slot i >= 1 of x, inside the run x owned
@@ -2131,7 +2158,7 @@ SLX_HOT void slx_gap_merge(const struct slx_type *ty, const struct slx_list *L,
 SLX_COLD void slx_gap_dirty(const struct slx_type *ty, struct slx_dirty *d)
 {
     for (unsigned i = 0; i < d->n; i++)
-        slx_gap_up(ty, d->node[i], d->node[i]->level, 0);
+        slx_gap_up_full(ty, d->node[i], d->node[i]->level);
     d->n = 0;
 }
 
