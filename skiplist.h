@@ -1247,7 +1247,12 @@ SLX_HOT void slx_prefetch_inode(const struct slx_type *ty,
 /* The leaf a descent ends in: its header and every line of its keys at
  * once, before the header says how many are in use (the leaf search
  * would otherwise wait for the header, then for the keys). A queue's
- * leaves are hot by use and small ones should not drag whole leaves in. */
+ * leaves are hot by use and small ones should not drag whole leaves in.
+ * An extent leaf's element pointers and ends too: an erase shifts all
+ * three arrays and a lookup reads one line of each after the search, so
+ * they arrive with the keys instead of one miss after another (an
+ * ordered index's lookup reads one pointer line; prefetching all of them
+ * showed no gain beyond this machine's noise: docs/performance.md). */
 SLX_HOT void slx_prefetch_leaf(const struct slx_type *ty,
                                const struct slx_leaf *x)
 {
@@ -1257,6 +1262,16 @@ SLX_HOT void slx_prefetch_leaf(const struct slx_type *ty,
     SLX_PREFETCH(x);
     for (size_t off = 0; off < ty->keys_bytes; off += 64)
         SLX_PREFETCH(k + off);
+    if (slx_is_extent(ty)) {
+        const unsigned char *p = (const unsigned char *)slx_ptrs0(ty, x);
+        const unsigned char *l = slx_lasts(ty, x);
+        size_t pb = (size_t)ty->kpn * sizeof(void *);
+        size_t lb = (size_t)ty->kpn * ty->ks;
+        for (size_t off = 0; off < pb; off += 64)
+            SLX_PREFETCH(p + off);
+        for (size_t off = 0; off < lb; off += 64)
+            SLX_PREFETCH(l + off);
+    }
 }
 
 /* The child of P to descend into: its last entry whose key is before key,
@@ -1880,16 +1895,31 @@ SLX_HOT void slx_runs_max(struct slx_runs *m, const struct slx_runs *g)
             m->fit[k] = g->fit[k];
 }
 
-/* Whether a is at least b in every field. */
-SLX_HOT int slx_runs_dominate(const struct slx_runs *a,
-                              const struct slx_runs *b)
+/* m raised to g field by field; the fields that rose, as a mask (bit 0
+ * the gap, bit k fit[k - 1]). */
+SLX_HOT unsigned slx_runs_raise(struct slx_runs *m, const struct slx_runs *g)
 {
-    if (a->gap < b->gap)
-        return 0;
+    unsigned rose = 0;
+    if (g->gap > m->gap) {
+        m->gap = g->gap;
+        rose = 1u;
+    }
     for (unsigned k = 0; k < SLX_NFIT; k++)
-        if (a->fit[k] < b->fit[k])
-            return 0;
-    return 1;
+        if (g->fit[k] > m->fit[k]) {
+            m->fit[k] = g->fit[k];
+            rose |= 2u << k;
+        }
+    return rose;
+}
+
+/* The fields in which a and b differ, as a mask (see slx_runs_raise). */
+SLX_HOT unsigned slx_runs_diff(const struct slx_runs *a,
+                               const struct slx_runs *b)
+{
+    unsigned d = a->gap != b->gap ? 1u : 0u;
+    for (unsigned k = 0; k < SLX_NFIT; k++)
+        d |= (unsigned)(a->fit[k] != b->fit[k]) << (k + 1u);
+    return d;
 }
 
 /* Eight lanes of a summary field (GCC's vector extension, which Clang
@@ -1899,41 +1929,56 @@ SLX_HOT int slx_runs_dominate(const struct slx_runs *a,
 typedef uint32_t slx_u32x8 __attribute__((vector_size(32)));
 typedef uint64_t slx_u64x4 __attribute__((vector_size(32)));
 
-/* Maximum of n values, eight lanes at a time. */
+/* Maximum of n values, eight lanes at a time. A maximum may see a value
+ * twice, so the last group is the last eight values, overlapping the one
+ * before, instead of a scalar tail. */
 SLX_HOT uint32_t slx_max_u32(const uint32_t *f, unsigned n)
 {
+    uint32_t a = 0;
+    if (n < 8u) {
+        for (unsigned j = 0; j < n; j++)
+            a = f[j] > a ? f[j] : a;
+        return a;
+    }
     slx_u32x8 m = {0, 0, 0, 0, 0, 0, 0, 0};
-    unsigned j = 0;
-    for (; j + 8u <= n; j += 8u) {
+    for (unsigned j = 0;; j += 8u) {
+        if (j + 8u > n)
+            j = n - 8u;
         slx_u32x8 v;
         memcpy(&v, f + j, sizeof(v));
         slx_u32x8 gt = (slx_u32x8)(v > m);
         m = (v & gt) | (m & ~gt);
+        if (j + 8u == n)
+            break;
     }
-    uint32_t a = 0;
     for (unsigned i = 0; i < 8u; i++)
         a = m[i] > a ? m[i] : a;
-    for (; j < n; j++)
-        a = f[j] > a ? f[j] : a;
     return a;
 }
 
-/* Maximum of n values, four lanes at a time. */
+/* Maximum of n values, four lanes at a time (the last group overlapping,
+ * as in slx_max_u32). */
 SLX_HOT uint64_t slx_max_u64(const uint64_t *g, unsigned n)
 {
+    uint64_t a = 0;
+    if (n < 4u) {
+        for (unsigned j = 0; j < n; j++)
+            a = g[j] > a ? g[j] : a;
+        return a;
+    }
     slx_u64x4 m = {0, 0, 0, 0};
-    unsigned j = 0;
-    for (; j + 4u <= n; j += 4u) {
+    for (unsigned j = 0;; j += 4u) {
+        if (j + 4u > n)
+            j = n - 4u;
         slx_u64x4 v;
         memcpy(&v, g + j, sizeof(v));
         slx_u64x4 gt = (slx_u64x4)(v > m);
         m = (v & gt) | (m & ~gt);
+        if (j + 4u == n)
+            break;
     }
-    uint64_t a = 0;
     for (unsigned i = 0; i < 4u; i++)
         a = m[i] > a ? m[i] : a;
-    for (; j < n; j++)
-        a = g[j] > a ? g[j] : a;
     return a;
 }
 
@@ -2022,15 +2067,21 @@ SLX_COLD void slx_gap_up_full(const struct slx_type *ty, void *child,
     }
 }
 
+/* All the fields of a summary, as a mask (see slx_runs_raise). */
+#define SLX_ALL_FIELDS ((1u << SLX_NFIELD) - 1u)
+
 /* child's summary changed (a leaf's level-0 gap, or a node's entries):
  * carry it up the entries above it, field by field. A field whose entry
  * already holds the new value is right everywhere above, so each level
  * handles only the fields that changed below it, and stops when none
  * did. A node's new maximum comes from its old one (its entry above),
  * without a pass over its entries, unless the field fell from that
- * maximum. After a structural change use slx_gap_up_full. */
+ * maximum. mask: the fields that may differ from child's entry (a caller
+ * that knows which changed saves reading the others, each a line of the
+ * node apart); SLX_ALL_FIELDS when unknown. After a structural change use
+ * slx_gap_up_full. */
 SLX_COLD void slx_gap_up(const struct slx_type *ty, void *child,
-                         unsigned clevel)
+                         unsigned clevel, unsigned mask)
 {
     struct slx_inode *P = slx_parent_of(child, clevel);
     if (!P)
@@ -2046,7 +2097,6 @@ SLX_COLD void slx_gap_up(const struct slx_type *ty, void *child,
             now[f] = slx_runs_field(&r, f);
     }
     unsigned j = slx_ipos_keyed(ty, P, child, clevel);
-    unsigned mask = (1u << SLX_NFIELD) - 1u;
     for (;;) {
         unsigned changed = 0;
         for (unsigned m = mask; m; m &= m - 1u) {
@@ -2084,7 +2134,21 @@ SLX_COLD void slx_gap_fix(const struct slx_type *ty, const struct slx_list *L,
 {
     *slx_gap(ty, x, 0) = slx_leaf_runs(ty, L, x);
     if (x != L->head && x->parent)
-        slx_gap_up(ty, x, 0);
+        slx_gap_up(ty, x, 0, SLX_ALL_FIELDS);
+}
+
+/* slx_gap_fix when x's slots changed but nothing moved between leaves or
+ * nodes, so that x's entry above still holds x's summary from before:
+ * only the fields that changed go up. */
+SLX_COLD void slx_gap_refresh(const struct slx_type *ty,
+                              const struct slx_list *L, struct slx_leaf *x)
+{
+    struct slx_runs *S = slx_gap(ty, x, 0);
+    struct slx_runs now = slx_leaf_runs(ty, L, x);
+    unsigned changed = slx_runs_diff(S, &now);
+    *S = now;
+    if (changed && x != L->head && x->parent)
+        slx_gap_up(ty, x, 0, changed);
 }
 
 /* The summary of the one run x owns after slot j's extent, up to slot
@@ -2108,12 +2172,9 @@ SLX_HOT struct slx_runs slx_run_after(const struct slx_type *ty,
 SLX_HOT void slx_gap_raise(const struct slx_type *ty, struct slx_leaf *x,
                            const struct slx_runs *C)
 {
-    struct slx_runs *S = slx_gap(ty, x, 0);
-    if (slx_runs_dominate(S, C))
-        return;
-    slx_runs_max(S, C);
-    if (x->parent)
-        slx_gap_up(ty, x, 0);
+    unsigned rose = slx_runs_raise(slx_gap(ty, x, 0), C);
+    if (rose && x->parent)
+        slx_gap_up(ty, x, 0, rose);
 }
 
 /* An extent was just placed at slot i >= 1 of x, inside the run x owned
@@ -2135,7 +2196,7 @@ SLX_HOT void slx_gap_split(const struct slx_type *ty, const struct slx_list *L,
     for (unsigned k = 0; k < SLX_NFIT && !held; k++)
         held = R.fit[k] != 0 && R.fit[k] >= S->fit[k];
     if (held)
-        slx_gap_fix(ty, L, x);
+        slx_gap_refresh(ty, L, x);
 }
 
 /* The extent at slot i >= 1 of x was just taken out: the runs on either
