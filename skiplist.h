@@ -1922,12 +1922,11 @@ SLX_HOT unsigned slx_runs_diff(const struct slx_runs *a,
     return d;
 }
 
-/* Eight lanes of a summary field (GCC's vector extension, which Clang
- * and both C++ front ends share): an extent node's upkeep takes maxima
- * over whole arrays of them. Only ever a local: passing one by value
- * would tie the ABI to the target's vector registers. */
+/* Eight lanes of a fit field (GCC's vector extension, which Clang and
+ * both C++ front ends share): an extent node's upkeep takes maxima over
+ * whole arrays of them. Only ever a local: passing one by value would tie
+ * the ABI to the target's vector registers. */
 typedef uint32_t slx_u32x8 __attribute__((vector_size(32)));
-typedef uint64_t slx_u64x4 __attribute__((vector_size(32)));
 
 /* Maximum of n values, eight lanes at a time. A maximum may see a value
  * twice, so the last group is the last eight values, overlapping the one
@@ -1956,29 +1955,12 @@ SLX_HOT uint32_t slx_max_u32(const uint32_t *f, unsigned n)
     return a;
 }
 
-/* Maximum of n values, four lanes at a time (the last group overlapping,
- * as in slx_max_u32). */
+/* Maximum of n values: the gaps, one field of thirteen, so no lanes. */
 SLX_HOT uint64_t slx_max_u64(const uint64_t *g, unsigned n)
 {
     uint64_t a = 0;
-    if (n < 4u) {
-        for (unsigned j = 0; j < n; j++)
-            a = g[j] > a ? g[j] : a;
-        return a;
-    }
-    slx_u64x4 m = {0, 0, 0, 0};
-    for (unsigned j = 0;; j += 4u) {
-        if (j + 4u > n)
-            j = n - 4u;
-        slx_u64x4 v;
-        memcpy(&v, g + j, sizeof(v));
-        slx_u64x4 gt = (slx_u64x4)(v > m);
-        m = (v & gt) | (m & ~gt);
-        if (j + 4u == n)
-            break;
-    }
-    for (unsigned i = 0; i < 4u; i++)
-        a = m[i] > a ? m[i] : a;
+    for (unsigned j = 0; j < n; j++)
+        a = g[j] > a ? g[j] : a;
     return a;
 }
 
