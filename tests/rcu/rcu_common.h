@@ -130,7 +130,8 @@ struct ra {
     atomic_ulong scribbled;          /* poison changed while quarantined */
     atomic_ulong window;             /* the current accounting window */
     atomic_ulong win_allocs;         /* blocks allocated in it */
-    atomic_ulong win_frees;          /* of those, the ones freed */
+    atomic_ulong win_frees; /* of those, the ones freed, tagged with the
+                             * window (see ra_window_count_free) */
     pthread_mutex_t qlock;
     void *q[RA_QUARANTINE]; /* oldest at qhead */
     size_t qn, qhead;
@@ -183,6 +184,21 @@ static inline void *ra_alloc_cb(void *ctx, size_t size, unsigned level)
     return b + 1;
 }
 
+/* win_frees holds the window's low 32 bits above its count: a call_rcu
+ * thread freeing a block of the window that ra_window() is just closing
+ * must not count it in the new one. Comparing the block's window and then
+ * adding would race with the reset (the add could land after it: a
+ * refused call then "kept -1 blocks"); the compare-and-swap adds only
+ * while the tag is still the block's window. */
+#define RA_WIN_TAG(w) (((unsigned long)(w)&0xffffffffUL) << 32)
+static inline void ra_window_count_free(struct ra *ra, unsigned long window)
+{
+    unsigned long v = atomic_load(&ra->win_frees);
+    while ((v & ~0xffffffffUL) == RA_WIN_TAG(window))
+        if (atomic_compare_exchange_weak(&ra->win_frees, &v, v + 1))
+            return;
+}
+
 static inline void ra_free_cb(void *ctx, void *ptr, size_t size, unsigned level)
 {
     struct ra *ra = (struct ra *)ctx;
@@ -197,8 +213,7 @@ static inline void ra_free_cb(void *ctx, void *ptr, size_t size, unsigned level)
         return; /* leak it rather than free what is not ours */
     }
     b->h.magic = RA_MAGIC_DEAD;
-    if (b->h.window == atomic_load(&ra->window))
-        atomic_fetch_add(&ra->win_frees, 1);
+    ra_window_count_free(ra, b->h.window);
     memset(ptr, RA_POISON, size);
     atomic_fetch_add(&ra->live, -1);
     atomic_fetch_add(&ra->frees, 1);
@@ -245,18 +260,24 @@ static inline void ra_fini(struct ra *ra)
 /* Opens a new accounting window (single writer thread only). */
 static inline void ra_window(struct ra *ra)
 {
-    atomic_fetch_add(&ra->window, 1);
+    unsigned long w = atomic_fetch_add(&ra->window, 1) + 1;
     atomic_store(&ra->win_allocs, 0);
-    atomic_store(&ra->win_frees, 0);
+    atomic_store(&ra->win_frees, RA_WIN_TAG(w));
+}
+
+/* Frees counted in this window (its tag stripped). */
+static inline unsigned long ra_window_frees(struct ra *ra)
+{
+    return atomic_load(&ra->win_frees) & 0xffffffffUL;
 }
 
 /* Blocks allocated in this window and not freed yet, once every pending
  * call_rcu free has run (the barrier only when something is missing). */
 static inline long ra_window_kept(struct ra *ra)
 {
-    if (atomic_load(&ra->win_allocs) != atomic_load(&ra->win_frees))
+    if (atomic_load(&ra->win_allocs) != ra_window_frees(ra))
         rcu_barrier();
-    return (long)(atomic_load(&ra->win_allocs) - atomic_load(&ra->win_frees));
+    return (long)(atomic_load(&ra->win_allocs) - ra_window_frees(ra));
 }
 
 /* Fail the k-th alloc call from now (k >= 1); 0 stops failing. */
