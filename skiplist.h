@@ -2031,54 +2031,40 @@ SLX_HOT uint64_t slx_ifield_max(const struct slx_type *ty,
 
 #define SLX_NFIELD (SLX_NFIT + 1u)
 
-/* After a structural change, entries above are not all right yet: each
- * node's summary is recomputed from its entries all the way to the root
- * (slx_gap_dirty). */
-SLX_COLD void slx_gap_up_full(const struct slx_type *ty, void *child,
-                              unsigned clevel)
+/* After a structural change that touched node N, the entries above are
+ * not all right yet: each node's summary is recomputed from its entries
+ * all the way to the root (slx_gap_dirty). */
+SLX_COLD void slx_gap_up_full(const struct slx_type *ty, struct slx_inode *N)
 {
-    struct slx_runs r;
-    if (clevel == 0)
-        r = *slx_gap(ty, (struct slx_leaf *)child, 0);
-    else
-        r = slx_inode_runs(ty, (struct slx_inode *)child);
-    for (struct slx_inode *P = slx_parent_of(child, clevel); P; P = P->parent) {
-        slx_iset(ty, P, slx_ipos(ty, P, child), &r);
+    struct slx_runs r = slx_inode_runs(ty, N);
+    for (struct slx_inode *P = N->parent; P; P = P->parent) {
+        slx_iset(ty, P, slx_ipos(ty, P, N), &r);
         r = slx_inode_runs(ty, P);
-        child = P;
+        N = P;
     }
 }
 
 /* All the fields of a summary, as a mask (see slx_runs_raise). */
 #define SLX_ALL_FIELDS ((1u << SLX_NFIELD) - 1u)
 
-/* child's summary changed (a leaf's level-0 gap, or a node's entries):
- * carry it up the entries above it, field by field. A field whose entry
- * already holds the new value is right everywhere above, so each level
- * handles only the fields that changed below it, and stops when none
- * did. A node's new maximum comes from its old one (its entry above),
- * without a pass over its entries, unless the field fell from that
- * maximum. mask: the fields that may differ from child's entry (a caller
- * that knows which changed saves reading the others, each a line of the
- * node apart); SLX_ALL_FIELDS when unknown. After a structural change use
- * slx_gap_up_full. */
-SLX_COLD void slx_gap_up(const struct slx_type *ty, void *child,
-                         unsigned clevel, unsigned mask)
+/* Leaf x's summary changed: carry it up the entries above it (x has a
+ * parent), field by field. A field whose entry already holds the new
+ * value is right everywhere above, so each level handles only the fields
+ * that changed below it, and stops when none did. A node's new maximum
+ * comes from its old one (its entry above), without a pass over its
+ * entries, unless the field fell from that maximum. mask: the fields
+ * that may differ from x's entry (a caller that knows which changed saves
+ * reading the others, each a line of the node apart); SLX_ALL_FIELDS when
+ * unknown. After a structural change use slx_gap_up_full. */
+SLX_COLD void slx_gap_up(const struct slx_type *ty, struct slx_leaf *x,
+                         unsigned mask)
 {
-    struct slx_inode *P = slx_parent_of(child, clevel);
-    if (!P)
-        return;
+    struct slx_inode *P = x->parent;
     uint64_t now[SLX_NFIELD], old[SLX_NFIELD];
-    if (clevel == 0) {
-        const struct slx_runs *r = slx_gap(ty, (struct slx_leaf *)child, 0);
-        for (unsigned f = 0; f < SLX_NFIELD; f++)
-            now[f] = slx_runs_field(r, f);
-    } else {
-        struct slx_runs r = slx_inode_runs(ty, (struct slx_inode *)child);
-        for (unsigned f = 0; f < SLX_NFIELD; f++)
-            now[f] = slx_runs_field(&r, f);
-    }
-    unsigned j = slx_ipos_keyed(ty, P, child, clevel);
+    const struct slx_runs *r = slx_gap(ty, x, 0);
+    for (unsigned f = 0; f < SLX_NFIELD; f++)
+        now[f] = slx_runs_field(r, f);
+    unsigned j = slx_ipos_keyed(ty, P, x, 0);
     for (;;) {
         unsigned changed = 0;
         for (unsigned m = mask; m; m &= m - 1u) {
@@ -2116,7 +2102,7 @@ SLX_COLD void slx_gap_fix(const struct slx_type *ty, const struct slx_list *L,
 {
     *slx_gap(ty, x, 0) = slx_leaf_runs(ty, L, x);
     if (x != L->head && x->parent)
-        slx_gap_up(ty, x, 0, SLX_ALL_FIELDS);
+        slx_gap_up(ty, x, SLX_ALL_FIELDS);
 }
 
 /* slx_gap_fix when x's slots changed but nothing moved between leaves or
@@ -2130,7 +2116,7 @@ SLX_COLD void slx_gap_refresh(const struct slx_type *ty,
     unsigned changed = slx_runs_diff(S, &now);
     *S = now;
     if (changed && x != L->head && x->parent)
-        slx_gap_up(ty, x, 0, changed);
+        slx_gap_up(ty, x, changed);
 }
 
 /* The summary of the one run x owns after slot j's extent, up to slot
@@ -2156,7 +2142,7 @@ SLX_HOT void slx_gap_raise(const struct slx_type *ty, struct slx_leaf *x,
 {
     unsigned rose = slx_runs_raise(slx_gap(ty, x, 0), C);
     if (rose && x->parent)
-        slx_gap_up(ty, x, 0, rose);
+        slx_gap_up(ty, x, rose);
 }
 
 /* An extent was just placed at slot i >= 1 of x, inside the run x owned
@@ -2201,7 +2187,7 @@ SLX_HOT void slx_gap_merge(const struct slx_type *ty, const struct slx_list *L,
 SLX_COLD void slx_gap_dirty(const struct slx_type *ty, struct slx_dirty *d)
 {
     for (unsigned i = 0; i < d->n; i++)
-        slx_gap_up_full(ty, d->node[i], d->node[i]->level);
+        slx_gap_up_full(ty, d->node[i]);
     d->n = 0;
 }
 
@@ -3558,9 +3544,7 @@ SLX_COLD int slx_hole_in_leaf(const struct slx_type *ty,
     /* (the head's fit goes to the head, slot 0: the preset answer) */
     if (x == L->head)
         return slx_free_run(ty, L, x, 0, 0, &gs, &ge) && slx_fit(r, gs, ge);
-    unsigned n = x->n;
-    if (n == 0)
-        return 0;
+    unsigned n = x->n; /* >= 1: a linked extent leaf holds an extent */
     int edge = !slx_is_tail(ty, L, x, n); /* the tail: slx_hole_tail */
     if (r->highest && edge && slx_hole_after(ty, L, x, n - 1u, r))
         return 1;
