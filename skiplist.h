@@ -3573,8 +3573,8 @@ SLX_COLD int slx_hole_in_leaf(const struct slx_type *ty,
 SLX_HOT int slx_hole_tail(const struct slx_type *ty, const struct slx_list *L,
                           struct slx_holereq *r)
 {
-    struct slx_leaf *x = slx_prev(ty, L->head, 0);
-    return x != L->head && x->n > 0 && slx_hole_after(ty, L, x, x->n - 1u, r);
+    struct slx_leaf *x = slx_prev(ty, L->head, 0); /* n >= 1: linked */
+    return x != L->head && slx_hole_after(ty, L, x, x->n - 1u, r);
 }
 
 /* May a summary g hold the request? Exactly (windows aside) for
@@ -3611,25 +3611,11 @@ SLX_HOT unsigned slx_fit_next(const struct slx_type *ty,
     const uint64_t *g = slx_igaps(ty, P);
     uint32_t s32 = r->size >= UINT32_MAX ? UINT32_MAX : (uint32_t)r->size;
     uint64_t size = r->size;
-    if (r->highest) {
-        if (!use_gap) {
-            for (j++; j-- > 0;)
-                if (f[j] >= s32)
-                    return j;
-        } else if (!use_fit) {
-            for (j++; j-- > 0;)
-                if (g[j] >= size)
-                    return j;
-        } else {
-            for (j++; j-- > 0;)
-                if (f[j] >= s32 && g[j] >= size)
-                    return j;
-        }
-    } else {
-        for (; j < n; j++)
-            if ((!use_fit || f[j] >= s32) && (!use_gap || g[j] >= size))
-                return j;
-    }
+    /* down for the highest fit: j - 1 wraps past 0 to UINT_MAX, >= n */
+    unsigned step = r->highest ? UINT_MAX : 1u;
+    for (; j < n; j += step)
+        if ((!use_fit || f[j] >= s32) && (!use_gap || g[j] >= size))
+            return j;
     return UINT_MAX;
 }
 
@@ -3644,9 +3630,9 @@ SLX_COLD int slx_hole_node(const struct slx_type *ty, const struct slx_list *L,
                            int has_end, uint64_t end, struct slx_holereq *r)
 {
     unsigned n = P->n;
+    unsigned step = r->highest ? UINT_MAX : 1u; /* as in slx_fit_next */
     unsigned j = r->highest ? n - 1u : 0u;
     while ((j = slx_fit_next(ty, P, j, r)) != UINT_MAX) {
-        unsigned next = r->highest ? j - 1u : j + 1u; /* UINT_MAX past 0 */
         uint64_t s = j ? slx_load_u(ty, slx_ikey(ty, P, j)) : start;
         int he = j + 1u < n || has_end;
         uint64_t e = j + 1u < n ? slx_load_u(ty, slx_ikey(ty, P, j + 1u)) : end;
@@ -3663,9 +3649,7 @@ SLX_COLD int slx_hole_node(const struct slx_type *ty, const struct slx_list *L,
                     : slx_hole_node(ty, L, (struct slx_inode *)c, s, he, e, r))
                 return 1;
         }
-        if (next == UINT_MAX || next >= n)
-            break;
-        j = next;
+        j += step; /* past either end: slx_fit_next finds none */
     }
     return 0;
 }
