@@ -190,11 +190,12 @@ static inline void *ra_alloc_cb(void *ctx, size_t size, unsigned level)
  * adding would race with the reset (the add could land after it: a
  * refused call then "kept -1 blocks"); the compare-and-swap adds only
  * while the tag is still the block's window. */
-#define RA_WIN_TAG(w) (((unsigned long)(w)&0xffffffffUL) << 32)
+#define RA_WIN_COUNT 0xffffffffUL /* the count's bits; the tag is above */
+#define RA_WIN_TAG(w) (((unsigned long)(w)&RA_WIN_COUNT) << 32)
 static inline void ra_window_count_free(struct ra *ra, unsigned long window)
 {
     unsigned long v = atomic_load(&ra->win_frees);
-    while ((v & ~0xffffffffUL) == RA_WIN_TAG(window))
+    while ((v & ~RA_WIN_COUNT) == RA_WIN_TAG(window))
         if (atomic_compare_exchange_weak(&ra->win_frees, &v, v + 1))
             return;
 }
@@ -268,7 +269,7 @@ static inline void ra_window(struct ra *ra)
 /* Frees counted in this window (its tag stripped). */
 static inline unsigned long ra_window_frees(struct ra *ra)
 {
-    return atomic_load(&ra->win_frees) & 0xffffffffUL;
+    return atomic_load(&ra->win_frees) & RA_WIN_COUNT;
 }
 
 /* Blocks allocated in this window and not freed yet, once every pending
