@@ -1089,26 +1089,28 @@ SLX_HOT int slx_before(const struct slx_type *ty, const void *a,
     return strict ? ty->less(a, key) : !ty->less(key, a);
 }
 
-/* Start loading every line of x's keys and element pointers in use at
- * once: a binary search would otherwise take one dependent miss per probe.
- * Only the slots in use: small queues should not drag whole leaves in. */
-SLX_HOT void slx_prefetch_slots(const struct slx_type *ty,
-                                const struct slx_leaf *x)
+/* Start loading the bytes [p, p + bytes), a line at a time. Callers pass
+ * a size fixed by the instance (a constant once force-inlined), so the
+ * unrolled loop leaves no branch to predict; a trip count that follows a
+ * node's fill would mispredict on most searches (docs/performance.md). */
+SLX_HOT void slx_prefetch_lines(const void *p, size_t bytes)
 {
-    const unsigned char *k = slx_keys(ty, x);
-    const unsigned char *p = (const unsigned char *)slx_ptrs(ty, x);
-    SLX_PREFETCH(k);
-    SLX_PREFETCH(p);
-    size_t kb = (size_t)x->n * ty->ks;
-    /* A small leaf is one line each and likely hot; a queue's leaves are
-     * hot by use (every push lands near where the last ones did). */
-    if (kb <= 64 || slx_is_queue(ty))
-        return;
-    for (size_t off = 64; off < kb; off += 64)
-        SLX_PREFETCH(k + off);
-    size_t pb = (size_t)x->n * sizeof(void *);
-    for (size_t off = 64; off < pb; off += 64)
-        SLX_PREFETCH(p + off);
+    const unsigned char *c = (const unsigned char *)p;
+#pragma GCC unroll 16
+    for (size_t off = 0; off < bytes; off += 64)
+        SLX_PREFETCH(c + off);
+}
+
+/* A queue leaf's first line of keys and of element pointers in use. The
+ * descent does not prefetch queue leaves (hot by use, and small queues
+ * should not drag whole leaves in); ordered-index and extent leaves have
+ * every slot line in flight from the descent already (slx_prefetch_leaf).
+ * Loading those again here, up to n, cost a misprediction per search. */
+SLX_HOT void slx_prefetch_window(const struct slx_type *ty,
+                                 const struct slx_leaf *x)
+{
+    SLX_PREFETCH(slx_keys(ty, x));
+    SLX_PREFETCH(slx_ptrs(ty, x));
 }
 
 /* Keys in k[lo, hi) before key: independent compares, no chain. */
@@ -1185,7 +1187,8 @@ SLX_HOT unsigned slx_leaf_search(const struct slx_type *ty,
      * per probe (small queues live here). */
     if (n <= 8)
         return slx_count_before(ty, k, 0, n, key, strict);
-    slx_prefetch_slots(ty, x);
+    if (slx_is_queue(ty))
+        slx_prefetch_window(ty, x);
     /* Queues only: the ordered index measured slightly slower counting
      * (its leaves are prefetched whole, and sequential inserts predict
      * a bisection perfectly). */
@@ -1238,40 +1241,28 @@ SLX_HOT void slx_prefetch_inode(const struct slx_type *ty,
                                 const struct slx_inode *P)
 {
     /* a node filled to the fanout: more are read as the search needs */
-    size_t kb =
-        sizeof(struct slx_inode) + ((size_t)1 << ty->pshift) * slx_istride(ty);
-    for (size_t off = 0; off < kb; off += 64)
-        SLX_PREFETCH((const unsigned char *)P + off);
+    slx_prefetch_lines(P, sizeof(struct slx_inode) +
+                              ((size_t)1 << ty->pshift) * slx_istride(ty));
 }
 
-/* The leaf a descent ends in: its header and every line of its keys at
- * once, before the header says how many are in use (the leaf search
- * would otherwise wait for the header, then for the keys). A queue's
- * leaves are hot by use and small ones should not drag whole leaves in.
- * An extent leaf's element pointers and ends too: an erase shifts all
- * three arrays and a lookup reads one line of each after the search, so
- * they arrive with the keys instead of one miss after another (an
- * ordered index's lookup reads one pointer line; prefetching all of them
- * showed no gain beyond this machine's noise: docs/performance.md). */
+/* The leaf a descent ends in: its header and every line of its slot
+ * arrays at once, before the header says how many are in use (the leaf
+ * search would otherwise wait for the header, then for the keys), and the
+ * element pointers with them: a lookup reads one pointer line after the
+ * search, an insert or erase shifts the whole array (and an extent leaf's
+ * ends too). Fixed sizes, whatever the fill: see slx_prefetch_lines. A
+ * queue's leaves are hot by use and small ones should not drag whole
+ * leaves in. */
 SLX_HOT void slx_prefetch_leaf(const struct slx_type *ty,
                                const struct slx_leaf *x)
 {
     if (slx_is_queue(ty))
         return;
-    const unsigned char *k = slx_keys0(ty, x);
     SLX_PREFETCH(x);
-    for (size_t off = 0; off < ty->keys_bytes; off += 64)
-        SLX_PREFETCH(k + off);
-    if (slx_is_extent(ty)) {
-        const unsigned char *p = (const unsigned char *)slx_ptrs0(ty, x);
-        const unsigned char *l = slx_lasts(ty, x);
-        size_t pb = (size_t)ty->kpn * sizeof(void *);
-        size_t lb = (size_t)ty->kpn * ty->ks;
-        for (size_t off = 0; off < pb; off += 64)
-            SLX_PREFETCH(p + off);
-        for (size_t off = 0; off < lb; off += 64)
-            SLX_PREFETCH(l + off);
-    }
+    slx_prefetch_lines(slx_keys0(ty, x), ty->keys_bytes);
+    slx_prefetch_lines(slx_ptrs0(ty, x), (size_t)ty->kpn * sizeof(void *));
+    if (slx_is_extent(ty))
+        slx_prefetch_lines(slx_lasts(ty, x), (size_t)ty->kpn * ty->ks);
 }
 
 /* The child of P to descend into: its last entry whose key is before key,
