@@ -714,10 +714,8 @@ SLX_HOT unsigned slr_leaf_pos(const struct slx_type *ty,
 SLX_HOT void slr_prefetch_inode(const struct slx_type *ty,
                                 const struct slr_inode *P)
 {
-    const unsigned char *p = (const unsigned char *)P;
-    size_t bytes = sizeof *P + (size_t)(1u << ty->pshift) * slr_istride(ty);
-    for (size_t off = 0; off < bytes; off += 64)
-        SLX_PREFETCH(p + off);
+    slx_prefetch_lines(P, sizeof *P +
+                              (size_t)(1u << ty->pshift) * slr_istride(ty));
 }
 
 /* A leaf's header, keys and element pointers at once: its bisection
@@ -725,10 +723,8 @@ SLX_HOT void slr_prefetch_inode(const struct slx_type *ty,
 SLX_HOT void slr_prefetch_leaf(const struct slx_type *ty,
                                const struct slr_leaf *x)
 {
-    const unsigned char *p = (const unsigned char *)x;
-    size_t bytes = sizeof *x + ty->keys_bytes + ty->kpn * sizeof(void *);
-    for (size_t off = 0; off < bytes; off += 64)
-        SLX_PREFETCH(p + off);
+    slx_prefetch_lines(x,
+                       sizeof *x + ty->keys_bytes + ty->kpn * sizeof(void *));
 }
 
 /* The leaf a search for key lands in (route: <= key, or < key when
