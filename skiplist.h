@@ -118,14 +118,14 @@ extern "C" {
 /** Minor version: additions to the API. */
 #define SKIPLIST_VERSION_MINOR 2
 /** Patch version: fixes only. */
-#define SKIPLIST_VERSION_PATCH 1
+#define SKIPLIST_VERSION_PATCH 2
 /** The version as one number, 10000 * MAJOR + 100 * MINOR + PATCH, for
  *  `#if SKIPLIST_VERSION >= 20100`. */
 #define SKIPLIST_VERSION                                             \
     (SKIPLIST_VERSION_MAJOR * 10000 + SKIPLIST_VERSION_MINOR * 100 + \
      SKIPLIST_VERSION_PATCH)
 /** The version as a string, "MAJOR.MINOR.PATCH". */
-#define SKIPLIST_VERSION_STRING "2.2.1"
+#define SKIPLIST_VERSION_STRING "2.2.2"
 
 /** Default keys per leaf, max level, promotion shift (index fanout 32).
  *  Chosen from bench/ (see docs/performance.md). Each default may be
