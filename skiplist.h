@@ -1173,7 +1173,7 @@ SLX_HOT const unsigned char *slx_select(const unsigned char *p,
 /* Keys in the sorted k[0, n) (stride bytes apart) before key (strict: <,
  * else <=), n >= 1.
  * Branch-free: the trip count depends on n only and the step is a
- * select (slx_select_step), so random keys cost no mispredictions.
+ * select (slx_select), so random keys cost no mispredictions.
  * Invariant: with p = k + base * stride, the answer lies in
  * [base, base + len]. The pointer, not the index, is what each step
  * carries: the next probe's address is one add away from it. */
@@ -1893,15 +1893,6 @@ SLX_COLD struct slx_runs slx_leaf_runs(const struct slx_type *ty,
                      &gs, &ge))
         slx_runs_add(&r, gs, ge);
     return r;
-}
-
-SLX_HOT void slx_runs_max(struct slx_runs *m, const struct slx_runs *g)
-{
-    if (g->gap > m->gap)
-        m->gap = g->gap;
-    for (unsigned k = 0; k < SLX_NFIT; k++)
-        if (g->fit[k] > m->fit[k])
-            m->fit[k] = g->fit[k];
 }
 
 /* m raised to g field by field; the fields that rose, as a mask (bit 0
@@ -3600,6 +3591,14 @@ SLX_HOT int slx_runs_may_fit(const struct slx_runs *g,
     return f == UINT32_MAX || f >= r->size;
 }
 
+/* A hole search's step over a node's entries: +1 up for the lowest fit,
+ * down for the highest (j - 1 as j + UINT_MAX: past entry 0 it wraps to
+ * UINT_MAX, which is >= n, so a scan's j < n ends it at either end). */
+SLX_HOT unsigned slx_hole_step(const struct slx_holereq *r)
+{
+    return r->highest ? UINT_MAX : 1u;
+}
+
 /* The next entry of P, from entry j on (down to 0 for the highest fit,
  * up to n - 1 otherwise), whose summary may hold the request
  * (slx_runs_may_fit); UINT_MAX when there is none. One array is read, the
@@ -3620,8 +3619,7 @@ SLX_HOT unsigned slx_fit_next(const struct slx_type *ty,
     const uint64_t *g = slx_igaps(ty, P);
     uint32_t s32 = r->size >= UINT32_MAX ? UINT32_MAX : (uint32_t)r->size;
     uint64_t size = r->size;
-    /* down for the highest fit: j - 1 wraps past 0 to UINT_MAX, >= n */
-    unsigned step = r->highest ? UINT_MAX : 1u;
+    unsigned step = slx_hole_step(r);
     for (; j < n; j += step)
         if ((!use_fit || f[j] >= s32) && (!use_gap || g[j] >= size))
             return j;
@@ -3639,7 +3637,7 @@ SLX_COLD int slx_hole_node(const struct slx_type *ty, const struct slx_list *L,
                            int has_end, uint64_t end, struct slx_holereq *r)
 {
     unsigned n = P->n;
-    unsigned step = r->highest ? UINT_MAX : 1u; /* as in slx_fit_next */
+    unsigned step = slx_hole_step(r);
     unsigned j = r->highest ? n - 1u : 0u;
     while ((j = slx_fit_next(ty, P, j, r)) != UINT_MAX) {
         uint64_t s = j ? slx_load_u(ty, slx_ikey(ty, P, j)) : start;
@@ -3838,7 +3836,7 @@ SLX_COLD int slx_check_node(const struct slx_type *ty, const struct slx_list *L,
             int rc = slx_check_runs(why, len, &g, &r, "index level", P->level);
             if (rc)
                 return rc;
-            slx_runs_max(sum, &g);
+            (void)slx_runs_raise(sum, &g);
         }
     }
     return 0;
