@@ -2038,10 +2038,41 @@ static SLX_UNUSED void *slr_ext_overlap(const struct slx_type *ty,
     return NULL;
 }
 
-static SLX_UNUSED void *slr_ext_next_overlap(const struct slx_type *ty,
-                                             struct slr_iter *it, uint64_t hi)
+/* An overlap walk that left its leaf after returning the extent starting
+ * at prev < lo (the one that covered lo from below): searching for the
+ * first start after prev may now find an extent a writer has put between
+ * prev and lo since, wholly below lo. Such an extent counts only when it
+ * reaches lo (at most one can); the walk goes on from lo otherwise. */
+static SLX_UNUSED void *slr_ext_resume_below(const struct slx_type *ty,
+                                             struct slr_iter *it, uint64_t prev,
+                                             uint64_t lo)
 {
-    void *e = slr_iter_next(ty, it);
+    unsigned char k[8];
+    slx_store_u(ty, k, lo);
+    void *e = slr_prev_from(ty, it->L, k, 0, it);
+    if (e && slr_lstart(ty, it->leaf, it->slot) > prev &&
+        slr_llast(ty, it->leaf, it->slot) >= lo)
+        return e;
+    return slr_next_from(ty, it->L, k, 0, it);
+}
+
+/* The next extent of an overlap walk over [lo, hi]. Inside the leaf the
+ * iterator holds, the next slot: that leaf's extents do not overlap, so
+ * the one after an extent reaching lo starts above lo. Past the leaf's
+ * end, a search from the last start returned; when that start was below
+ * lo, see slr_ext_resume_below. */
+static SLX_UNUSED void *slr_ext_next_overlap(const struct slx_type *ty,
+                                             struct slr_iter *it, uint64_t lo,
+                                             uint64_t hi)
+{
+    void *e = NULL;
+    if (it->leaf) {
+        uint64_t prev = slr_lstart(ty, it->leaf, it->slot);
+        if (it->slot + 1 < it->leaf->n || prev >= lo)
+            e = slr_iter_next(ty, it);
+        else
+            e = slr_ext_resume_below(ty, it, prev, lo);
+    }
     if (e && slr_lstart(ty, it->leaf, it->slot) <= hi)
         return e;
     it->leaf = NULL;
@@ -2349,7 +2380,7 @@ static SLX_UNUSED int slr_check(const struct slx_type *ty, struct slr_list *L,
     };                                                                         \
     struct SLX_CAT(name, _iter) {                                              \
         struct slr_iter it;                                                    \
-        uint64_t hi;                                                           \
+        uint64_t lo, hi; /* an overlap walk's range */                         \
     };                                                                         \
     SLX_CHECK_KEYSIZE(name, K_T);                                              \
     ATTR int SLX_CAT(name, _init)(                                             \
@@ -2467,6 +2498,7 @@ static SLX_UNUSED int slr_check(const struct slx_type *ty, struct slr_list *L,
     ATTR T *SLX_CAT(name, _iter_overlap)(struct SLX_CAT(name, _iter) * it,    \
                                          struct name * sl, K_T lo, K_T hi)    \
     {                                                                         \
+        it->lo = (uint64_t)lo;                                                \
         it->hi = (uint64_t)hi;                                                \
         if (lo > hi) {                                                        \
             it->it.leaf = NULL;                                               \
@@ -2478,7 +2510,8 @@ static SLX_UNUSED int slr_check(const struct slx_type *ty, struct slr_list *L,
     ATTR T *SLX_CAT(name,                                                     \
                     _iter_next_overlap)(struct SLX_CAT(name, _iter) * it)     \
     {                                                                         \
-        return (T *)slr_ext_next_overlap(SLX_TY(name), &it->it, it->hi);      \
+        return (T *)slr_ext_next_overlap(SLX_TY(name), &it->it, it->lo,       \
+                                         it->hi);                             \
     }                                                                         \
     ATTR int SLX_CAT(name, _insert)(struct name * sl, T * e, T * *clash)      \
     {                                                                         \

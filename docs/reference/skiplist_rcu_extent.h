@@ -76,7 +76,9 @@ T *name_iter_overlap(struct name_iter *it, struct name *sl, K_T lo, K_T hi);
  * \param it an iterator started by `name_iter_overlap()` in the current
  *           read-side section
  * \return the next overlapping extent, or NULL past the range
- * \concurrency As `name_iter_overlap()`.
+ * \concurrency As `name_iter_overlap()`. Every extent returned overlaps
+ *              `[lo, hi]` at the instant it is read, even when writers
+ *              replaced the one that covered `lo` from below meanwhile.
  * \complexity O(1) amortised; a search at a leaf's end
  */
 T *name_iter_next_overlap(struct name_iter *it);
