@@ -167,12 +167,32 @@ static inline SLX_UNUSED void skiplist_rcu_callback_enter(struct rcu_head *head)
 
 struct slr_list;
 
-/* A leaf: n keys, then keys[KPN], ptrs[KPN] and, for the extent face,
- * lasts[KPN] (inclusive ends). Immutable once published, except for
- * `parent`, which writers keep pointing at the index node holding the
- * leaf's entry (readers never read it). */
+/* A leaf: a 64-byte header, then slots: keys[KPN], ptrs[KPN] and, for the
+ * extent face, lasts[KPN] (inclusive ends).
+ *
+ * Which slots are live, and in which order, is ONE word, `order`, that
+ * writers publish with a release store and readers acquire-load once per
+ * leaf visit (see slr_wcount, slr_wslot). Slots are write-once: a writer
+ * fills slot `used` (never used since the leaf was made), then publishes
+ * the word that lists it; an erase publishes the word without its slot,
+ * which stays dead until the leaf is replaced by a compacted copy. So a
+ * slot a reader's word lists is never written again while any reader can
+ * hold that word, and readers read slots with plain loads.
+ *
+ * Two encodings, fixed per instance by KPN:
+ *  - KPN <= SLR_PERM_MAX (15): a permutation. Bits 0-3 count the live
+ *    slots; nibble i above them (bits 4i+4 .. 4i+7) is the slot of the
+ *    i-th smallest key. Any slot can be inserted at any rank in place.
+ *  - larger KPN: the word is the count, and slot i holds the i-th key:
+ *    only an append after the largest key (into a never-used slot) and an
+ *    erase of the largest key are done in place; every other write copies
+ *    the leaf (docs/design.md, "skiplist_rcu.h", measured both).
+ *
+ * `parent` is kept pointing at the index node holding the leaf's entry;
+ * `used` and `parent` are writers' fields (readers never read them), and
+ * a leaf's writers are serialised by its parent's lock. */
 struct slr_leaf {
-    uint32_t n;
+    uint32_t used;            /* writers only: slots written so far */
     uint32_t level;           /* 0 (where an index node has its level) */
     struct slr_inode *parent; /* atomic; writers only */
     struct slr_list *list;    /* whose allocator frees it */
@@ -180,7 +200,12 @@ struct slr_leaf {
     void *retired_next;       /* retired: the next node of its batch (and
                                * in the default allocator's free lists) */
     void *retired_tail;       /* retired, a batch's first node: its last */
+    uint64_t order;           /* atomic: the published order word */
 };
+
+/* Largest KPN whose order word is a permutation (15 nibbles and a
+ * count in 64 bits). */
+#define SLR_PERM_MAX 15u
 
 /* An index node: entries[cap] of (key, child) side by side after the
  * header, then for the extent face gap[cap] (uint64_t). Keys and n are
@@ -262,10 +287,14 @@ struct slr_list {
     struct slr_batch batch[SLR_SHARDS][2]; /* retired, not yet at call_rcu */
 };
 
+/* A reader's place: a leaf, the order word it read there (a snapshot:
+ * the slots it lists stay as they are while the reader can hold them) and
+ * a rank in that word. */
 struct slr_iter {
     struct slr_list *L;
     const struct slr_leaf *leaf;
-    unsigned slot;
+    uint64_t w;
+    unsigned slot; /* rank in w */
 };
 
 #define SLR_ALLOC_LEAF 0u
@@ -307,6 +336,80 @@ SLX_HOT unsigned char *slr_llasts(const struct slx_type *ty,
                                   const struct slr_leaf *x)
 {
     return (unsigned char *)(slr_lptrs(ty, x) + ty->kpn);
+}
+
+/* --- the order word ------------------------------------------------ */
+
+SLX_HOT int slr_permuted(const struct slx_type *ty)
+{
+    return ty->kpn <= SLR_PERM_MAX; /* a constant once inlined */
+}
+
+/* The word a reader works with, one acquire per leaf visit: pairs with the
+ * release that published it, so every slot it lists reads as written. */
+SLX_HOT uint64_t slr_lword(const struct slr_leaf *x)
+{
+    return SLR_LOAD(&x->order);
+}
+
+/* Writers hold the leaf's parent locked: nobody else changes the word. */
+SLX_HOT uint64_t slr_lword_mine(const struct slr_leaf *x)
+{
+    return SLR_LOAD_RLX(&x->order);
+}
+
+/* Live slots listed in w. */
+SLX_HOT unsigned slr_wcount(const struct slx_type *ty, uint64_t w)
+{
+    return slr_permuted(ty) ? (unsigned)(w & 15u) : (unsigned)w;
+}
+
+/* The slot of rank i in w. */
+SLX_HOT unsigned slr_wslot(const struct slx_type *ty, uint64_t w, unsigned i)
+{
+    return slr_permuted(ty) ? (unsigned)(w >> (4u * i + 4u)) & 15u : i;
+}
+
+/* The word of a leaf whose slots 0..n-1 hold its keys in order. */
+SLX_HOT uint64_t slr_wsorted(const struct slx_type *ty, unsigned n)
+{
+    return slr_permuted(ty) ? (UINT64_C(0xedcba9876543210) << 4) | n
+                            : (uint64_t)n;
+}
+
+/* w with slot s listed at rank pos (permutation: any rank; count word:
+ * s == pos == the count). */
+SLX_HOT uint64_t slr_winsert(const struct slx_type *ty, uint64_t w,
+                             unsigned pos, unsigned s)
+{
+    if (!slr_permuted(ty))
+        return w + 1;
+    uint64_t nib = w >> 4, low = (UINT64_C(1) << (4u * pos)) - 1;
+    nib = (nib & low) | ((uint64_t)s << (4u * pos)) | ((nib & ~low) << 4);
+    return (nib << 4) | ((w & 15u) + 1);
+}
+
+/* w without rank pos (count word: pos is the last rank). */
+SLX_HOT uint64_t slr_wremove(const struct slx_type *ty, uint64_t w,
+                             unsigned pos)
+{
+    if (!slr_permuted(ty))
+        return w - 1;
+    uint64_t nib = w >> 4, low = (UINT64_C(1) << (4u * pos)) - 1;
+    nib = (nib & low) | ((nib >> 4) & ~low);
+    return (nib << 4) | ((w & 15u) - 1);
+}
+
+/* Publish a leaf's new word: the linearisation point of an in-place
+ * write. The release orders the slot it lists (written just before)
+ * before any reader's acquire of the word. */
+SLX_HOT void slr_publish_word(struct slr_leaf *x, uint64_t w)
+{
+#ifdef SKIPLIST_RCU_PLANT_WORD_RELAXED
+    SLR_STORE_RLX(&x->order, w); /* planted fault: no release */
+#else
+    SLR_STORE(&x->order, w);
+#endif
 }
 
 SLX_HOT size_t slr_leaf_bytes(const struct slx_type *ty)
@@ -366,6 +469,56 @@ SLX_HOT uint64_t slr_llast(const struct slx_type *ty, const struct slr_leaf *x,
                            unsigned i)
 {
     return slx_load_u(ty, slr_llasts(ty, x) + (size_t)i * ty->ks);
+}
+
+/* The same by rank i in word w (what readers and writers use). */
+SLX_HOT unsigned char *slr_rkey(const struct slx_type *ty,
+                                const struct slr_leaf *x, uint64_t w,
+                                unsigned i)
+{
+    return slr_lkey(ty, x, slr_wslot(ty, w, i));
+}
+
+SLX_HOT void *slr_rptr(const struct slx_type *ty, const struct slr_leaf *x,
+                       uint64_t w, unsigned i)
+{
+    return slr_lptrs(ty, x)[slr_wslot(ty, w, i)];
+}
+
+SLX_HOT uint64_t slr_rstart(const struct slx_type *ty, const struct slr_leaf *x,
+                            uint64_t w, unsigned i)
+{
+    return slr_lstart(ty, x, slr_wslot(ty, w, i));
+}
+
+SLX_HOT uint64_t slr_rlast(const struct slx_type *ty, const struct slr_leaf *x,
+                           uint64_t w, unsigned i)
+{
+    return slr_llast(ty, x, slr_wslot(ty, w, i));
+}
+
+/* An iterator's current element, key, start and end. */
+SLX_HOT void *slr_it_ptr(const struct slx_type *ty, const struct slr_iter *it)
+{
+    return slr_rptr(ty, it->leaf, it->w, it->slot);
+}
+
+SLX_HOT unsigned char *slr_it_key(const struct slx_type *ty,
+                                  const struct slr_iter *it)
+{
+    return slr_rkey(ty, it->leaf, it->w, it->slot);
+}
+
+SLX_HOT uint64_t slr_it_start(const struct slx_type *ty,
+                              const struct slr_iter *it)
+{
+    return slr_rstart(ty, it->leaf, it->w, it->slot);
+}
+
+SLX_HOT uint64_t slr_it_last(const struct slx_type *ty,
+                             const struct slr_iter *it)
+{
+    return slr_rlast(ty, it->leaf, it->w, it->slot);
 }
 
 /* --- allocation and reclamation ------------------------------------ */
@@ -654,10 +807,11 @@ static SLX_UNUSED struct slr_leaf *slr_new_leaf(struct slr_list *L)
     struct slr_leaf *x = (struct slr_leaf *)L->alloc.alloc(
         L->alloc.ctx, L->leaf_bytes, SLR_ALLOC_LEAF);
     if (x) {
-        x->n = 0;
+        x->used = 0;
         x->level = 0;
         x->parent = NULL;
         x->list = L;
+        x->order = 0; /* no live slot, in either encoding */
     }
     return x;
 }
@@ -699,15 +853,28 @@ SLX_HOT unsigned slr_route(const struct slx_type *ty, const struct slr_inode *P,
                       strict);
 }
 
-/* Keys of leaf x before key (strict: < key, else <= key). */
+/* Live keys of leaf x (word w) before key (strict: < key, else <= key).
+ * A permuted leaf bisects through its word: each probe's slot is a shift
+ * of a register, not a load. */
 SLX_HOT unsigned slr_leaf_pos(const struct slx_type *ty,
-                              const struct slr_leaf *x, const void *key,
-                              int strict)
+                              const struct slr_leaf *x, uint64_t w,
+                              const void *key, int strict)
 {
-    unsigned n = x->n;
+    unsigned n = slr_wcount(ty, w);
     if (n == 0)
         return 0;
-    return slx_bisect(ty, slr_lkeys(ty, x), n, ty->ks, key, strict);
+    if (!slr_permuted(ty))
+        return slx_bisect(ty, slr_lkeys(ty, x), n, ty->ks, key, strict);
+    unsigned base = 0, len = n;
+    while (len > 1) {
+        unsigned half = len / 2;
+        int after =
+            slx_before(ty, slr_rkey(ty, x, w, base + half - 1), key, strict);
+        base = after ? base + half : base;
+        len -= half;
+    }
+    return base +
+           (slx_before(ty, slr_rkey(ty, x, w, base), key, strict) ? 1u : 0u);
 }
 
 /* Start loading a node's first lines while its header is examined. */
@@ -718,8 +885,9 @@ SLX_HOT void slr_prefetch_inode(const struct slx_type *ty,
                               (size_t)(1u << ty->pshift) * slr_istride(ty));
 }
 
-/* A leaf's header, keys and element pointers at once: its bisection
- * then waits for one round of misses, not one per probe. */
+/* A leaf's header (with its order word), keys and element pointers at
+ * once: its bisection then waits for one round of misses, not one per
+ * probe. */
 SLX_HOT void slr_prefetch_leaf(const struct slx_type *ty,
                                const struct slr_leaf *x)
 {
@@ -800,12 +968,14 @@ SLX_HOT void *slr_next_from(const struct slx_type *ty, struct slr_list *L,
     struct slr_pos p;
     for (;;) {
         slr_descend(ty, L, key, 0, &p);
-        unsigned pos = slr_leaf_pos(ty, p.leaf, key, strict);
-        if (pos < p.leaf->n) {
+        uint64_t w = slr_lword(p.leaf);
+        unsigned pos = slr_leaf_pos(ty, p.leaf, w, key, strict);
+        if (pos < slr_wcount(ty, w)) {
             it->L = L;
             it->leaf = p.leaf;
+            it->w = w;
             it->slot = pos;
-            return slr_lptrs(ty, p.leaf)[pos];
+            return slr_rptr(ty, p.leaf, w, pos);
         }
         if (!p.hi)
             break;
@@ -825,12 +995,14 @@ SLX_HOT void *slr_prev_from(const struct slx_type *ty, struct slr_list *L,
     struct slr_pos p;
     for (;;) {
         slr_descend(ty, L, key, strict, &p);
-        unsigned pos = slr_leaf_pos(ty, p.leaf, key, strict);
+        uint64_t w = slr_lword(p.leaf);
+        unsigned pos = slr_leaf_pos(ty, p.leaf, w, key, strict);
         if (pos > 0) {
             it->L = L;
             it->leaf = p.leaf;
+            it->w = w;
             it->slot = pos - 1;
-            return slr_lptrs(ty, p.leaf)[pos - 1];
+            return slr_rptr(ty, p.leaf, w, pos - 1);
         }
         if (!p.lo)
             break;
@@ -846,13 +1018,10 @@ SLX_HOT void *slr_find(const struct slx_type *ty, const struct slr_list *L,
                        const void *key)
 {
     const struct slr_leaf *x = slr_leaf_for(ty, L, key, 0);
-    unsigned n = x->n;
-    if (n == 0)
-        return NULL;
-    const unsigned char *k = slr_lkeys(ty, x);
-    unsigned pos = slx_bisect(ty, k, n, ty->ks, key, 1);
-    if (pos < n && !ty->less(key, k + (size_t)pos * ty->ks))
-        return slr_lptrs(ty, x)[pos];
+    uint64_t w = slr_lword(x);
+    unsigned pos = slr_leaf_pos(ty, x, w, key, 1);
+    if (pos < slr_wcount(ty, w) && !ty->less(key, slr_rkey(ty, x, w, pos)))
+        return slr_rptr(ty, x, w, pos);
     return NULL;
 }
 
@@ -860,35 +1029,41 @@ SLX_HOT void *slr_first(const struct slx_type *ty, struct slr_list *L,
                         struct slr_iter *it)
 {
     const struct slr_leaf *x = slr_edge_leaf(ty, L, 0);
+    uint64_t w = slr_lword(x);
+    unsigned n = slr_wcount(ty, w);
     it->L = L;
-    it->leaf = x->n ? x : NULL; /* empty: the sole leaf of an empty list */
+    it->leaf = n ? x : NULL; /* empty: the sole leaf of an empty list */
+    it->w = w;
     it->slot = 0;
-    return x->n ? slr_lptrs(ty, x)[0] : NULL;
+    return n ? slr_rptr(ty, x, w, 0) : NULL;
 }
 
 SLX_HOT void *slr_last(const struct slx_type *ty, struct slr_list *L,
                        struct slr_iter *it)
 {
     const struct slr_leaf *x = slr_edge_leaf(ty, L, 1);
+    uint64_t w = slr_lword(x);
+    unsigned n = slr_wcount(ty, w);
     it->L = L;
-    it->leaf = x->n ? x : NULL;
-    it->slot = x->n ? x->n - 1 : 0;
-    return x->n ? slr_lptrs(ty, x)[x->n - 1] : NULL;
+    it->leaf = n ? x : NULL;
+    it->w = w;
+    it->slot = n ? n - 1 : 0;
+    return n ? slr_rptr(ty, x, w, n - 1) : NULL;
 }
 
-/* The iterator's leaf is a snapshot: stepping inside it needs no search,
+/* The iterator's word is a snapshot: stepping inside it needs no search,
  * stepping out searches from the current key, so keys come out strictly
  * increasing (decreasing) whatever writers do meanwhile. */
 SLX_HOT void *slr_iter_next(const struct slx_type *ty, struct slr_iter *it)
 {
     if (!it->leaf)
         return NULL;
-    if (it->slot + 1 < it->leaf->n) {
+    if (it->slot + 1 < slr_wcount(ty, it->w)) {
         it->slot++;
-        return slr_lptrs(ty, it->leaf)[it->slot];
+        return slr_it_ptr(ty, it);
     }
     unsigned char key[SLX_KEY_MAX];
-    memcpy(key, slr_lkey(ty, it->leaf, it->slot), ty->ks);
+    memcpy(key, slr_it_key(ty, it), ty->ks);
     return slr_next_from(ty, it->L, key, 0, it);
 }
 
@@ -898,10 +1073,10 @@ SLX_HOT void *slr_iter_prev(const struct slx_type *ty, struct slr_iter *it)
         return NULL;
     if (it->slot > 0) {
         it->slot--;
-        return slr_lptrs(ty, it->leaf)[it->slot];
+        return slr_it_ptr(ty, it);
     }
     unsigned char key[SLX_KEY_MAX];
-    memcpy(key, slr_lkey(ty, it->leaf, it->slot), ty->ks);
+    memcpy(key, slr_it_key(ty, it), ty->ks);
     return slr_prev_from(ty, it->L, key, 1, it);
 }
 
@@ -909,16 +1084,16 @@ SLX_HOT void *slr_iter_prev(const struct slx_type *ty, struct slr_iter *it)
 static SLX_UNUSED size_t slr_count(const struct slx_type *ty,
                                    struct slr_list *L)
 {
-    const struct slr_leaf *x = slr_edge_leaf(ty, L, 0);
-    if (!x->n)
+    struct slr_iter it;
+    if (!slr_first(ty, L, &it))
         return 0; /* only the sole leaf of an empty list is empty */
     struct slr_pos p;
     unsigned char key[SLX_KEY_MAX];
     size_t cnt = 0;
-    memcpy(key, slr_lkey(ty, x, 0), ty->ks);
+    memcpy(key, slr_it_key(ty, &it), ty->ks);
     for (;;) {
         slr_descend(ty, L, key, 0, &p);
-        cnt += p.leaf->n;
+        cnt += slr_wcount(ty, slr_lword(p.leaf));
         if (!p.hi)
             return cnt;
         memcpy(key, p.hi, ty->ks);
@@ -1105,7 +1280,7 @@ static SLX_UNUSED int slr_succ(const struct slx_type *ty, struct slr_list *L,
     struct slr_iter it;
     if (!slr_next_from(ty, L, key, 0, &it))
         return 0;
-    *succ = slr_lstart(ty, it.leaf, it.slot);
+    *succ = slr_it_start(ty, &it);
     return 1;
 }
 
@@ -1116,24 +1291,24 @@ struct slr_succ_hint {
     uint64_t v;
 };
 
-/* The run after slot i of leaf x: [gs, ge], 0 when there is none. */
-static SLX_UNUSED int slr_run_after(const struct slx_type *ty,
-                                    struct slr_list *L,
-                                    const struct slr_leaf *x, unsigned i,
-                                    const struct slr_succ_hint *hint,
-                                    uint64_t *gs, uint64_t *ge)
+/* The run after rank i of leaf x (word w): [gs, ge], 0 when there is
+ * none. */
+static SLX_UNUSED int
+slr_run_after(const struct slx_type *ty, struct slr_list *L,
+              const struct slr_leaf *x, uint64_t w, unsigned i,
+              const struct slr_succ_hint *hint, uint64_t *gs, uint64_t *ge)
 {
-    uint64_t last = slr_llast(ty, x, i), next = 0;
+    uint64_t last = slr_rlast(ty, x, w, i), next = 0;
     int has = 1;
     if (last == ty->key_max)
         return 0;
     *gs = last + 1;
-    if (i + 1 < x->n)
-        next = slr_lstart(ty, x, i + 1);
+    if (i + 1 < slr_wcount(ty, w))
+        next = slr_rstart(ty, x, w, i + 1);
     else if (hint && hint->known)
         has = hint->has, next = hint->v;
     else
-        has = slr_succ(ty, L, slr_lkey(ty, x, i), &next);
+        has = slr_succ(ty, L, slr_rkey(ty, x, w, i), &next);
     if (!has) {
         *ge = ty->key_max;
         return 1;
@@ -1144,33 +1319,34 @@ static SLX_UNUSED int slr_run_after(const struct slx_type *ty,
     return 1;
 }
 
-/* Longest free run owned by leaf x: after each extent up to the next
- * start (the first start after the leaf is `succ`, or none). */
+/* Longest free run owned by leaf x (word w): after each extent up to the
+ * next start (the first start after the leaf is `succ`, or none). */
 static SLX_UNUSED uint64_t slr_leaf_gap(const struct slx_type *ty,
                                         struct slr_list *L,
-                                        const struct slr_leaf *x, uint64_t succ,
-                                        int has_succ)
+                                        const struct slr_leaf *x, uint64_t w,
+                                        uint64_t succ, int has_succ)
 {
     struct slr_succ_hint hint = {1, has_succ, succ};
     uint64_t m = 0, gs, ge;
-    for (unsigned i = 0; i < x->n; i++)
-        if (slr_run_after(ty, L, x, i, &hint, &gs, &ge) && ge - gs + 1 > m)
+    for (unsigned i = 0; i < slr_wcount(ty, w); i++)
+        if (slr_run_after(ty, L, x, w, i, &hint, &gs, &ge) && ge - gs + 1 > m)
             m = ge - gs + 1;
     return m;
 }
 
-/* The bound for a leaf about to be published. Called with the parent of
- * the leaf it replaces locked: the successor's first start can then only
- * grow through an erase that raises this bound after us (it locks our
- * parent first), so the value read here is an upper bound. */
+/* The bound for leaf x as its word w lists it (a leaf about to be
+ * published, or one written in place). Called with the parent of the leaf
+ * locked: the successor's first start can then only grow through an erase
+ * that raises this bound after us (it locks our parent first), so the
+ * value read here is an upper bound. */
 static SLX_UNUSED uint64_t slr_new_leaf_gap(const struct slx_type *ty,
                                             struct slr_list *L,
                                             const struct slr_leaf *x,
-                                            const void *after)
+                                            uint64_t w, const void *after)
 {
     uint64_t succ = 0;
     int has = slr_succ(ty, L, after, &succ);
-    return slr_leaf_gap(ty, L, x, succ, has);
+    return slr_leaf_gap(ty, L, x, w, succ, has);
 }
 
 /* After node X's gaps changed: carry its maximum up while it changes,
@@ -1416,14 +1592,32 @@ static SLX_UNUSED unsigned slr_draw(const struct slx_type *ty,
     return h;
 }
 
-/* Copy slots [a, b) of x to slot `to` of y. */
-static SLX_UNUSED void slr_copy_slots(const struct slx_type *ty,
+/* Copy slot s of x to slot `to` of y. */
+static SLX_UNUSED void slr_copy_slot(const struct slx_type *ty,
+                                     struct slr_leaf *y, unsigned to,
+                                     const struct slr_leaf *x, unsigned s)
+{
+    memcpy(slr_lkey(ty, y, to), slr_lkey(ty, x, s), ty->ks);
+    slr_lptrs(ty, y)[to] = slr_lptrs(ty, x)[s];
+    if (ty->extent)
+        memcpy(slr_llasts(ty, y) + (size_t)to * ty->ks,
+               slr_llasts(ty, x) + (size_t)s * ty->ks, ty->ks);
+}
+
+/* Copy ranks [a, b) of x (word w) to slots to, to + 1, ... of y: one
+ * block per array when ranks are slots. */
+static SLX_UNUSED void slr_copy_ranks(const struct slx_type *ty,
                                       struct slr_leaf *y, unsigned to,
-                                      const struct slr_leaf *x, unsigned a,
-                                      unsigned b)
+                                      const struct slr_leaf *x, uint64_t w,
+                                      unsigned a, unsigned b)
 {
     if (b <= a)
         return;
+    if (slr_permuted(ty)) {
+        for (unsigned i = a; i < b; i++)
+            slr_copy_slot(ty, y, to++, x, slr_wslot(ty, w, i));
+        return;
+    }
     memcpy(slr_lkey(ty, y, to), slr_lkey(ty, x, a), (size_t)(b - a) * ty->ks);
     memcpy(slr_lptrs(ty, y) + to, slr_lptrs(ty, x) + a,
            (size_t)(b - a) * sizeof(void *));
@@ -1443,25 +1637,50 @@ static SLX_UNUSED void slr_set_slot(const struct slx_type *ty,
         slx_store_u(ty, slr_llasts(ty, y) + (size_t)i * ty->ks, last);
 }
 
-/* Slots [a, b) of "x with (key, e, last) at pos" into y from slot 0. */
+/* A private leaf whose slots 0..n-1 now hold its keys in order: its word
+ * (published later, with the leaf, by the parent's child store). */
+static SLX_UNUSED void slr_seal(const struct slx_type *ty, struct slr_leaf *y,
+                                unsigned n)
+{
+    y->used = n;
+    SLR_STORE_RLX(&y->order, slr_wsorted(ty, n));
+}
+
+/* Live slots of a leaf this writer holds (or built). */
+static SLX_UNUSED unsigned slr_mine_n(const struct slx_type *ty,
+                                      const struct slr_leaf *x)
+{
+    return slr_wcount(ty, slr_lword_mine(x));
+}
+
+/* The largest key of a leaf this writer holds (or built). */
+static SLX_UNUSED const unsigned char *
+slr_mine_last_key(const struct slx_type *ty, const struct slr_leaf *x)
+{
+    uint64_t w = slr_lword_mine(x);
+    return slr_rkey(ty, x, w, slr_wcount(ty, w) - 1);
+}
+
+/* Ranks [a, b) of "x (word w) with (key, e, last) at rank pos" into y
+ * from slot 0, sealed. */
 static SLX_UNUSED void slr_fill_leaf(const struct slx_type *ty,
                                      struct slr_leaf *y,
-                                     const struct slr_leaf *x, unsigned pos,
-                                     const void *key, void *e, uint64_t last,
-                                     unsigned a, unsigned b)
+                                     const struct slr_leaf *x, uint64_t w,
+                                     unsigned pos, const void *key, void *e,
+                                     uint64_t last, unsigned a, unsigned b)
 {
     unsigned to = 0;
     unsigned lo = a < pos ? a : pos, hi = b < pos ? b : pos;
-    slr_copy_slots(ty, y, to, x, lo, hi);
+    slr_copy_ranks(ty, y, to, x, w, lo, hi);
     to += hi - lo;
     if (a <= pos && pos < b)
         slr_set_slot(ty, y, to++, key, e, last);
     lo = a > pos + 1 ? a - 1 : pos;
     hi = b - 1;
     if (hi > lo)
-        slr_copy_slots(ty, y, to, x, lo, hi);
+        slr_copy_ranks(ty, y, to, x, w, lo, hi);
     to += hi > lo ? hi - lo : 0;
-    y->n = to;
+    slr_seal(ty, y, to);
 }
 
 /* The leaf after the change in the parent's view: the change's gap. */
@@ -1471,11 +1690,13 @@ static SLX_UNUSED uint64_t slr_gap_after(struct slr_op *op,
 {
     if (!op->ty->extent)
         return 0;
-    return slr_new_leaf_gap(op->ty, op->L, y, after);
+    return slr_new_leaf_gap(op->ty, op->L, y, slr_lword_mine(y), after);
 }
 
-/* Lock the parent of the leaf a search found and check that both still
- * hold: -EAGAIN when another writer got there first. */
+/* Lock the parent of the leaf a search found and check that the parent
+ * is alive and still holds that leaf: -EAGAIN when another writer
+ * replaced either. The leaf's word may have changed since the search
+ * (writes in place): callers read it again under the lock. */
 static SLX_UNUSED int slr_lock_leaf(struct slr_op *op, const struct slr_pos *p)
 {
     if (!slr_lock_live(op, p->parent))
@@ -1485,17 +1706,109 @@ static SLX_UNUSED int slr_lock_leaf(struct slr_op *op, const struct slr_pos *p)
     return 0;
 }
 
-/* Insert (key, e, last) at pos of the locked leaf: a copy with one more
- * slot, or two halves when it is full (a split draws the new entry's
- * height). */
+/* Extent face, a leaf written in place whose next word is w: its bound
+ * in the parent (locked) set to what w lists, and carried up. `wide` is
+ * whichever of the old and the new word lists more: the successor is
+ * searched after its last key, which an erase may be removing. */
+static SLX_UNUSED void slr_regap(struct slr_op *op, const struct slr_pos *p,
+                                 uint64_t w, uint64_t wide)
+{
+    const struct slx_type *ty = op->ty;
+    if (!ty->extent)
+        return;
+    const struct slr_leaf *x = p->leaf;
+    uint64_t g = slr_new_leaf_gap(
+        ty, op->L, x, w, slr_rkey(ty, x, wide, slr_wcount(ty, wide) - 1));
+    uint64_t *slot = &slr_igaps(ty, p->parent)[p->slot];
+    if (SLR_LOAD_RLX(slot) == g)
+        return;
+    SLR_STORE_RLX(slot, g);
+    slr_gap_up(op, p->parent);
+}
+
+#ifdef SKIPLIST_RCU_PLANT_REUSE_DEAD
+/* Planted fault: a dead slot of the leaf (one written before and not
+ * listed in w), which readers holding an older word may still read. */
+static SLX_UNUSED unsigned slr_plant_dead_slot(const struct slx_type *ty,
+                                               const struct slr_leaf *x,
+                                               uint64_t w)
+{
+    unsigned live = 0;
+    for (unsigned i = 0; i < slr_wcount(ty, w); i++)
+        live |= 1u << slr_wslot(ty, w, i);
+    for (unsigned s = 0; s < x->used; s++)
+        if (!(live & (1u << s)))
+            return s;
+    return x->used;
+}
+#endif
+
+/* Insert (key, e, last) at rank pos of the locked leaf without copying
+ * it: written into the never-used slot `used`, then listed by one release
+ * store of the word (the linearisation point). 1 when this leaf cannot
+ * take it in place (no never-used slot; a count word and not an append):
+ * the caller copies. */
+static SLX_UNUSED int slr_put_in_place(struct slr_op *op,
+                                       const struct slr_pos *p, uint64_t w,
+                                       unsigned pos, const void *key, void *e,
+                                       uint64_t last)
+{
+    const struct slx_type *ty = op->ty;
+    struct slr_leaf *x = (struct slr_leaf *)(uintptr_t)p->leaf;
+    unsigned n = slr_wcount(ty, w), s = x->used;
+    if (s >= ty->kpn || (!slr_permuted(ty) && (pos != n || s != n)))
+        return 1;
+#ifdef SKIPLIST_RCU_PLANT_REUSE_DEAD
+    if (slr_permuted(ty))
+        s = slr_plant_dead_slot(ty, x, w);
+#endif
+    uint64_t next = slr_winsert(ty, w, pos, s);
+#ifdef SKIPLIST_RCU_PLANT_SLOT_AFTER_WORD
+    slr_publish_word(x, next); /* planted fault: listed before written */
+    slr_set_slot(ty, x, s, key, e, last);
+#else
+    slr_set_slot(ty, x, s, key, e, last);
+    slr_publish_word(x, next);
+#endif
+    if (s == x->used)
+        x->used = s + 1;
+    slr_regap(op, p, next, next);
+    return 0;
+}
+
+/* Erase rank pos of the locked leaf without copying it: one release store
+ * of the word without its slot, which stays dead (never written again
+ * while the leaf is reachable). The bound is raised first: the runs only
+ * grow, so it holds before the store and after. 1 when a count word
+ * cannot drop that rank (not the last): the caller copies. */
+static SLX_UNUSED int slr_take_in_place(struct slr_op *op,
+                                        const struct slr_pos *p, uint64_t w,
+                                        unsigned pos)
+{
+    const struct slx_type *ty = op->ty;
+    struct slr_leaf *x = (struct slr_leaf *)(uintptr_t)p->leaf;
+    if (!slr_permuted(ty) && pos + 1 != slr_wcount(ty, w))
+        return 1;
+    uint64_t next = slr_wremove(ty, w, pos);
+    slr_regap(op, p, next, w);
+    slr_publish_word(x, next);
+    return 0;
+}
+
+/* Insert (key, e, last) at rank pos of the locked leaf: in place when it
+ * can; else a compacted copy with one more slot, or two halves when it is
+ * full (a split draws the new entry's height). */
 static SLX_UNUSED int slr_put(struct slr_op *op, const struct slr_pos *p,
                               unsigned pos, const void *key, void *e,
                               uint64_t last)
 {
     const struct slx_type *ty = op->ty;
     const struct slr_leaf *x = p->leaf;
-    unsigned n = x->n;
+    uint64_t w = slr_lword_mine(x);
+    unsigned n = slr_wcount(ty, w);
     struct slr_change ch;
+    if (n < ty->kpn && !slr_put_in_place(op, p, w, pos, key, e, last))
+        return 0;
     slr_add_old(op, (void *)(uintptr_t)x, 1);
     if (n < ty->kpn) {
         struct slr_leaf *y = slr_op_leaf(op);
@@ -1503,13 +1816,13 @@ static SLX_UNUSED int slr_put(struct slr_op *op, const struct slr_pos *p,
             return -ENOMEM;
 #ifdef SKIPLIST_RCU_PLANT_EARLY_PUBLISH
         /* planted fault: the copy is reachable before it is written */
-        y->n = n + 1;
+        SLR_STORE_RLX(&y->order, slr_wsorted(ty, n + 1));
         SLR_STORE(slr_ichildp(ty, p->parent, p->slot), (void *)y);
 #endif
-        slr_fill_leaf(ty, y, x, pos, key, e, last, 0, n + 1);
+        slr_fill_leaf(ty, y, x, w, pos, key, e, last, 0, n + 1);
         ch.nc = 1;
         ch.c[0] = y;
-        ch.gap[0] = slr_gap_after(op, y, slr_lkey(ty, y, y->n - 1));
+        ch.gap[0] = slr_gap_after(op, y, slr_mine_last_key(ty, y));
         return slr_apply(op, p->parent, p->slot, 1, ch);
     }
     struct slr_leaf *a = slr_op_leaf(op);
@@ -1517,71 +1830,91 @@ static SLX_UNUSED int slr_put(struct slr_op *op, const struct slr_pos *p,
     if (!b)
         return -ENOMEM;
     unsigned half = (n + 1) / 2;
-    slr_fill_leaf(ty, a, x, pos, key, e, last, 0, half);
-    slr_fill_leaf(ty, b, x, pos, key, e, last, half, n + 1);
+    slr_fill_leaf(ty, a, x, w, pos, key, e, last, 0, half);
+    slr_fill_leaf(ty, b, x, w, pos, key, e, last, half, n + 1);
     ch.nc = 2;
     ch.c[0] = a;
     ch.c[1] = b;
     ch.sep = slr_lkey(ty, b, 0);
-    ch.gap[0] =
-        ty->extent ? slr_leaf_gap(ty, op->L, a, slr_lstart(ty, b, 0), 1) : 0;
-    ch.gap[1] = slr_gap_after(op, b, slr_lkey(ty, b, b->n - 1));
+    ch.gap[0] = ty->extent ? slr_leaf_gap(ty, op->L, a, slr_lword_mine(a),
+                                          slr_lstart(ty, b, 0), 1)
+                           : 0;
+    ch.gap[1] = slr_gap_after(op, b, slr_mine_last_key(ty, b));
     op->h = slr_draw(ty, op->L);
     SLR_ADD(&op->L->splits, 1);
     return slr_apply(op, p->parent, p->slot, 1, ch);
 }
 
-/* Remove slot pos of the locked leaf: a copy with one slot less, merged
- * with a sibling under the same parent when both then fit in half a leaf,
- * or no leaf at all when it empties. */
+/* The sibling under the same parent that leaf x (n live keys, one about
+ * to go) merges with, or NULL: both then fit in half a leaf. */
+static SLX_UNUSED const struct slr_leaf *
+slr_merge_sibling(const struct slx_type *ty, const struct slr_inode *P,
+                  unsigned j, unsigned n, unsigned *sj)
+{
+    if (n - 1 > ty->kpn / 4 || P->n <= 1)
+        return NULL;
+    *sj = j + 1 < P->n ? j + 1 : j - 1;
+    const struct slr_leaf *s =
+        (const struct slr_leaf *)SLR_LOAD_RLX(slr_ichildp(ty, P, *sj));
+    return slr_mine_n(ty, s) + n - 1 <= ty->kpn / 2 ? s : NULL;
+}
+
+/* Remove rank pos of the locked leaf: in place when it can; merged into
+ * a copy with a sibling under the same parent when both then fit in half
+ * a leaf; no leaf at all when it empties; else a compacted copy. */
 static SLX_UNUSED int slr_take(struct slr_op *op, const struct slr_pos *p,
                                unsigned pos)
 {
     const struct slx_type *ty = op->ty;
     const struct slr_leaf *x = p->leaf;
     struct slr_inode *P = p->parent;
-    unsigned n = x->n, j = p->slot, cnt = 1;
+    uint64_t w = slr_lword_mine(x);
+    unsigned n = slr_wcount(ty, w), j = p->slot, cnt = 1, sj = 0;
     struct slr_change ch;
-    slr_add_old(op, (void *)(uintptr_t)x, 1);
     if (n == 1) {
+        slr_add_old(op, (void *)(uintptr_t)x, 1);
         SLR_ADD(&op->L->merges, 1);
         ch.nc = 0;
         return slr_apply(op, P, j, 1, ch);
     }
+    const struct slr_leaf *s = slr_merge_sibling(ty, P, j, n, &sj);
+    if (!s && !slr_take_in_place(op, p, w, pos))
+        return 0;
+    slr_add_old(op, (void *)(uintptr_t)x, 1);
     struct slr_leaf *y = slr_op_leaf(op);
     if (!y)
         return -ENOMEM;
     const struct slr_leaf *right = x; /* the leaf whose last key ends y */
-    if (n - 1 <= ty->kpn / 4 && P->n > 1) {
-        unsigned sj = j + 1 < P->n ? j + 1 : j - 1;
-        const struct slr_leaf *s =
-            (const struct slr_leaf *)SLR_LOAD_RLX(slr_ichildp(ty, P, sj));
-        if (s->n + n - 1 <= ty->kpn / 2) {
-            slr_add_old(op, (void *)(uintptr_t)s, 1);
-            SLR_ADD(&op->L->merges, 1);
-            if (sj < j) {
-                slr_copy_slots(ty, y, 0, s, 0, s->n);
-                slr_copy_slots(ty, y, s->n, x, 0, pos);
-                slr_copy_slots(ty, y, s->n + pos, x, pos + 1, n);
-                j = sj;
-            } else {
-                slr_copy_slots(ty, y, 0, x, 0, pos);
-                slr_copy_slots(ty, y, pos, x, pos + 1, n);
-                slr_copy_slots(ty, y, n - 1, s, 0, s->n);
-                right = s;
-            }
-            y->n = s->n + n - 1;
-            cnt = 2;
+    unsigned to = 0;
+    if (s) {
+        uint64_t sw = slr_lword_mine(s);
+        unsigned sn = slr_wcount(ty, sw);
+        slr_add_old(op, (void *)(uintptr_t)s, 1);
+        SLR_ADD(&op->L->merges, 1);
+        int s_first = sj < j;
+        if (s_first) {
+            slr_copy_ranks(ty, y, 0, s, sw, 0, sn);
+            to = sn;
+            j = sj;
         }
+        slr_copy_ranks(ty, y, to, x, w, 0, pos);
+        slr_copy_ranks(ty, y, to + pos, x, w, pos + 1, n);
+        to += n - 1;
+        if (!s_first) {
+            slr_copy_ranks(ty, y, to, s, sw, 0, sn);
+            to += sn;
+            right = s;
+        }
+        cnt = 2;
+    } else {
+        slr_copy_ranks(ty, y, 0, x, w, 0, pos);
+        slr_copy_ranks(ty, y, pos, x, w, pos + 1, n);
+        to = n - 1;
     }
-    if (cnt == 1) {
-        slr_copy_slots(ty, y, 0, x, 0, pos);
-        slr_copy_slots(ty, y, pos, x, pos + 1, n);
-        y->n = n - 1;
-    }
+    slr_seal(ty, y, to);
     ch.nc = 1;
     ch.c[0] = y;
-    ch.gap[0] = slr_gap_after(op, y, slr_lkey(ty, right, right->n - 1));
+    ch.gap[0] = slr_gap_after(op, y, slr_mine_last_key(ty, right));
     return slr_apply(op, P, j, cnt, ch);
 }
 
@@ -1601,6 +1934,18 @@ static SLX_UNUSED int slr_settle(struct slr_op *op, int rc)
 
 /* --- the ordered index --------------------------------------------- */
 
+/* Rank of key in leaf x (word w), and its element when present. */
+static SLX_UNUSED unsigned slr_key_at(const struct slx_type *ty,
+                                      const struct slr_leaf *x, uint64_t w,
+                                      const void *key, void **found)
+{
+    unsigned pos = slr_leaf_pos(ty, x, w, key, 1);
+    *found = pos < slr_wcount(ty, w) && !ty->less(key, slr_rkey(ty, x, w, pos))
+                 ? slr_rptr(ty, x, w, pos)
+                 : NULL;
+    return pos;
+}
+
 static SLX_UNUSED int slr_insert(const struct slx_type *ty, struct slr_list *L,
                                  void *e, void **existing)
 {
@@ -1613,18 +1958,18 @@ static SLX_UNUSED int slr_insert(const struct slx_type *ty, struct slr_list *L,
     rcu_read_lock();
     do {
         struct slr_pos p;
+        void *found;
         slr_descend(ty, L, key, 0, &p);
-        unsigned pos = slr_leaf_pos(ty, p.leaf, key, 1);
-        if (pos < p.leaf->n && !ty->less(key, slr_lkey(ty, p.leaf, pos))) {
-            if (existing)
-                *existing = slr_lptrs(ty, p.leaf)[pos];
-            rc = -EEXIST;
-            break;
-        }
+        slr_key_at(ty, p.leaf, slr_lword(p.leaf), key, &found);
         slr_op_init(&op, ty, L);
-        rc = slr_lock_leaf(&op, &p);
-        if (!rc)
-            rc = slr_put(&op, &p, pos, key, e, 0);
+        rc = found ? -EEXIST : slr_lock_leaf(&op, &p);
+        if (!rc) { /* again under the lock: the leaf may have changed */
+            unsigned pos =
+                slr_key_at(ty, p.leaf, slr_lword_mine(p.leaf), key, &found);
+            rc = found ? -EEXIST : slr_put(&op, &p, pos, key, e, 0);
+        }
+        if (rc == -EEXIST && existing)
+            *existing = found;
         rc = slr_settle(&op, rc);
     } while (rc == -EAGAIN);
     SLR_TSAN_RELEASE(&skiplist_rcu_tsan_gp);
@@ -1642,18 +1987,18 @@ static SLX_UNUSED int slr_erase_key(const struct slx_type *ty,
     rcu_read_lock();
     do {
         struct slr_pos p;
+        void *victim;
         slr_descend(ty, L, key, 0, &p);
-        unsigned pos = slr_leaf_pos(ty, p.leaf, key, 1);
-        if (pos >= p.leaf->n || ty->less(key, slr_lkey(ty, p.leaf, pos)) ||
-            (match && slr_lptrs(ty, p.leaf)[pos] != match)) {
-            rc = -ENOENT;
-            break;
-        }
-        void *victim = slr_lptrs(ty, p.leaf)[pos];
+        slr_key_at(ty, p.leaf, slr_lword(p.leaf), key, &victim);
         slr_op_init(&op, ty, L);
-        rc = slr_lock_leaf(&op, &p);
-        if (!rc)
-            rc = slr_take(&op, &p, pos);
+        rc = !victim || (match && victim != match) ? -ENOENT
+                                                   : slr_lock_leaf(&op, &p);
+        if (!rc) { /* again under the lock: the leaf may have changed */
+            unsigned pos =
+                slr_key_at(ty, p.leaf, slr_lword_mine(p.leaf), key, &victim);
+            rc = !victim || (match && victim != match) ? -ENOENT
+                                                       : slr_take(&op, &p, pos);
+        }
         rc = slr_settle(&op, rc);
         if (!rc && out)
             *out = victim;
@@ -1683,12 +2028,13 @@ static SLX_UNUSED int slr_hole_leaf(const struct slx_type *ty,
                                     const struct slr_succ_hint *hint,
                                     struct slx_holereq *r, uint64_t *longest)
 {
-    unsigned n = x->n;
+    uint64_t w = slr_lword(x);
+    unsigned n = slr_wcount(ty, w);
     *longest = 0;
     for (unsigned k = 0; k < n; k++) {
         unsigned i = r->highest ? n - 1 - k : k;
         uint64_t gs, ge;
-        if (!slr_run_after(ty, L, x, i, hint, &gs, &ge))
+        if (!slr_run_after(ty, L, x, w, i, hint, &gs, &ge))
             continue;
         if (ge - gs + 1 > *longest)
             *longest = ge - gs + 1;
@@ -1710,8 +2056,9 @@ static SLX_UNUSED void slr_repair_bound(const struct slx_type *ty,
     struct slr_op op;
     slr_op_init(&op, ty, L);
     if (slr_lock_live(&op, P) && SLR_LOAD_RLX(slr_ichildp(ty, P, j)) == x &&
-        x->n) {
-        uint64_t g = slr_new_leaf_gap(ty, L, x, slr_lkey(ty, x, x->n - 1));
+        slr_mine_n(ty, x)) {
+        uint64_t g = slr_new_leaf_gap(ty, L, x, slr_lword_mine(x),
+                                      slr_mine_last_key(ty, x));
         uint64_t *slot = &slr_igaps(ty, P)[j];
         if (g < SLR_LOAD_RLX(slot)) {
             SLR_STORE_RLX(slot, g);
@@ -1731,9 +2078,10 @@ static SLX_UNUSED void slr_sibling_hint(const struct slx_type *ty,
     if (j + 1 < P->n) {
         const struct slr_leaf *y =
             (const struct slr_leaf *)slr_ichild(ty, P, j + 1);
-        if (y->n) {
+        uint64_t w = slr_lword(y);
+        if (slr_wcount(ty, w)) {
             h->known = h->has = 1;
-            h->v = slr_lstart(ty, y, 0);
+            h->v = slr_rstart(ty, y, w, 0);
         }
     }
 }
@@ -1783,7 +2131,7 @@ static SLX_UNUSED int slr_hole_head(const struct slx_type *ty,
     struct slr_iter it;
     if (!slr_first(ty, L, &it))
         return slx_fit(r, 0, ty->key_max);
-    uint64_t s = slr_lstart(ty, it.leaf, 0);
+    uint64_t s = slr_it_start(ty, &it);
     return s > 0 && slx_fit(r, 0, s - 1);
 }
 
@@ -1797,7 +2145,7 @@ static SLX_UNUSED int slr_hole_pred(const struct slx_type *ty,
     slx_store_u(ty, lo, r->lo);
     if (!slr_prev_from(ty, L, lo, 1, &it))
         return 0;
-    return slr_run_after(ty, L, it.leaf, it.slot, NULL, &gs, &ge) &&
+    return slr_run_after(ty, L, it.leaf, it.w, it.slot, NULL, &gs, &ge) &&
            slx_fit(r, gs, ge);
 }
 
@@ -1823,16 +2171,16 @@ static SLX_UNUSED void *slr_ext_clash(const struct slx_type *ty,
     unsigned char k[8];
     struct slr_iter it;
     slx_store_u(ty, k, s);
-    unsigned pos = slr_leaf_pos(ty, x, k, 1);
+    uint64_t w = slr_lword_mine(x);
+    unsigned pos = slr_leaf_pos(ty, x, w, k, 1);
     if (pos > 0) {
-        if (slr_llast(ty, x, pos - 1) >= s)
-            return slr_lptrs(ty, x)[pos - 1];
-    } else if (slr_prev_from(ty, L, k, 1, &it) &&
-               slr_llast(ty, it.leaf, it.slot) >= s) {
-        return slr_lptrs(ty, it.leaf)[it.slot];
+        if (slr_rlast(ty, x, w, pos - 1) >= s)
+            return slr_rptr(ty, x, w, pos - 1);
+    } else if (slr_prev_from(ty, L, k, 1, &it) && slr_it_last(ty, &it) >= s) {
+        return slr_it_ptr(ty, &it);
     }
     void *next = slr_next_from(ty, L, k, 1, &it);
-    if (next && slr_lstart(ty, it.leaf, it.slot) <= last)
+    if (next && slr_it_start(ty, &it) <= last)
         return next;
     return NULL;
 }
@@ -1867,8 +2215,10 @@ static SLX_UNUSED int slr_ext_put(const struct slx_type *ty, struct slr_list *L,
             }
         }
         if (!rc)
-            rc = slr_put(&op, &px, slr_leaf_pos(ty, px.leaf, ks, 1), ks, e,
-                         last);
+            rc = slr_put(
+                &op, &px,
+                slr_leaf_pos(ty, px.leaf, slr_lword_mine(px.leaf), ks, 1), ks,
+                e, last);
         rc = slr_settle(&op, rc);
     } while (rc == -EAGAIN);
     return rc;
@@ -1896,37 +2246,45 @@ static SLX_UNUSED int slr_ext_insert(const struct slx_type *ty,
  * x when x empties). Locks that leaf's parent before x's (left to right);
  * the raise is valid before the erase and after it. */
 static SLX_UNUSED int slr_raise_pred(struct slr_op *op,
-                                     const struct slr_pos *px)
+                                     const struct slr_pos *px, const void *e)
 {
     const struct slx_type *ty = op->ty;
     struct slr_list *L = op->L;
     const struct slr_leaf *x = px->leaf;
     struct slr_pos pw = {NULL, NULL, 0, NULL, NULL};
+    unsigned char k[SLX_KEY_MAX];
+    ty->key_of(e, k);
     if (px->slot > 0) {
         pw.parent = px->parent;
         pw.slot = px->slot - 1;
     } else {
         struct slr_iter it;
-        if (!slr_prev_from(ty, L, slr_lkey(ty, x, 0), 1, &it))
+        if (!slr_prev_from(ty, L, k, 1, &it))
             return 0; /* x is first: its head run is nobody's */
-        slr_descend(ty, L, slr_lkey(ty, it.leaf, it.slot), 0, &pw);
+        slr_descend(ty, L, slr_it_key(ty, &it), 0, &pw);
         if (pw.leaf != it.leaf || !slr_lock_live(op, pw.parent))
             return -EAGAIN;
     }
     if (!slr_lock_live(op, px->parent) ||
         SLR_LOAD_RLX(slr_ichildp(ty, px->parent, px->slot)) != x)
         return -EAGAIN;
-    const struct slr_leaf *w = (const struct slr_leaf *)SLR_LOAD_RLX(
+    const struct slr_leaf *pred = (const struct slr_leaf *)SLR_LOAD_RLX(
         slr_ichildp(ty, pw.parent, pw.slot));
-    if (px->slot == 0 && w != pw.leaf)
+    if (px->slot == 0 && pred != pw.leaf)
+        return -EAGAIN;
+    /* x may have been written in place since the search: e must still be
+     * its first extent for the raise below to be the right one. */
+    uint64_t xw = slr_lword_mine(x);
+    unsigned xn = slr_wcount(ty, xw);
+    if (!xn || slr_rptr(ty, x, xw, 0) != e)
         return -EAGAIN;
     uint64_t succ = 0;
     int has = 1;
-    if (x->n > 1)
-        succ = slr_lstart(ty, x, 1);
+    if (xn > 1)
+        succ = slr_rstart(ty, x, xw, 1);
     else
-        has = slr_succ(ty, L, slr_lkey(ty, x, x->n - 1), &succ);
-    uint64_t g = slr_leaf_gap(ty, L, w, succ, has);
+        has = slr_succ(ty, L, k, &succ);
+    uint64_t g = slr_leaf_gap(ty, L, pred, slr_lword_mine(pred), succ, has);
     uint64_t *slot = &slr_igaps(ty, pw.parent)[pw.slot];
     if (g > SLR_LOAD_RLX(slot)) {
         SLR_STORE_RLX(slot, g);
@@ -1949,18 +2307,27 @@ static SLX_UNUSED int slr_ext_erase(const struct slx_type *ty,
     rcu_read_lock();
     do {
         struct slr_pos p;
+        void *found;
         slr_descend(ty, L, k, 0, &p);
-        unsigned pos = slr_leaf_pos(ty, p.leaf, k, 1);
-        if (pos >= p.leaf->n || slr_lptrs(ty, p.leaf)[pos] != e) {
+        unsigned pos = slr_key_at(ty, p.leaf, slr_lword(p.leaf), k, &found);
+        if (found != e) {
             rc = -ENOENT;
             break;
         }
         slr_op_init(&op, ty, L);
-        rc = pos == 0 ? slr_raise_pred(&op, &p) : 0;
+        int raised = pos == 0;
+        rc = raised ? slr_raise_pred(&op, &p, e) : 0;
         if (!rc)
             rc = slr_lock_leaf(&op, &p);
-        if (!rc)
-            rc = slr_take(&op, &p, pos);
+        if (!rc) { /* again under the lock: the leaf may have changed */
+            pos = slr_key_at(ty, p.leaf, slr_lword_mine(p.leaf), k, &found);
+            if (found != e)
+                rc = -ENOENT; /* erased meanwhile (x holds e's key) */
+            else if (pos == 0 && !raised)
+                rc = -EAGAIN; /* now first: the raise comes first */
+            else
+                rc = slr_take(&op, &p, pos);
+        }
         rc = slr_settle(&op, rc);
     } while (rc == -EAGAIN);
     SLR_TSAN_RELEASE(&skiplist_rcu_tsan_gp);
@@ -2018,7 +2385,7 @@ static SLX_UNUSED void *slr_ext_lookup(const struct slx_type *ty,
     struct slr_iter it;
     slx_store_u(ty, k, point);
     void *e = slr_prev_from(ty, L, k, 0, &it);
-    return e && slr_llast(ty, it.leaf, it.slot) >= point ? e : NULL;
+    return e && slr_it_last(ty, &it) >= point ? e : NULL;
 }
 
 /* The lowest extent overlapping [lo, hi], iterator at it. */
@@ -2029,10 +2396,10 @@ static SLX_UNUSED void *slr_ext_overlap(const struct slx_type *ty,
     unsigned char k[8];
     slx_store_u(ty, k, lo);
     void *e = slr_prev_from(ty, L, k, 0, it);
-    if (e && slr_llast(ty, it->leaf, it->slot) >= lo)
+    if (e && slr_it_last(ty, it) >= lo)
         return e;
     e = slr_next_from(ty, L, k, 0, it);
-    if (e && slr_lstart(ty, it->leaf, it->slot) <= hi)
+    if (e && slr_it_start(ty, it) <= hi)
         return e;
     it->leaf = NULL;
     return NULL;
@@ -2050,8 +2417,7 @@ static SLX_UNUSED void *slr_ext_resume_below(const struct slx_type *ty,
     unsigned char k[8];
     slx_store_u(ty, k, lo);
     void *e = slr_prev_from(ty, it->L, k, 0, it);
-    if (e && slr_lstart(ty, it->leaf, it->slot) > prev &&
-        slr_llast(ty, it->leaf, it->slot) >= lo)
+    if (e && slr_it_start(ty, it) > prev && slr_it_last(ty, it) >= lo)
         return e;
     return slr_next_from(ty, it->L, k, 0, it);
 }
@@ -2067,13 +2433,13 @@ static SLX_UNUSED void *slr_ext_next_overlap(const struct slx_type *ty,
 {
     void *e = NULL;
     if (it->leaf) {
-        uint64_t prev = slr_lstart(ty, it->leaf, it->slot);
-        if (it->slot + 1 < it->leaf->n || prev >= lo)
+        uint64_t prev = slr_it_start(ty, it);
+        if (it->slot + 1 < slr_wcount(ty, it->w) || prev >= lo)
             e = slr_iter_next(ty, it);
         else
             e = slr_ext_resume_below(ty, it, prev, lo);
     }
-    if (e && slr_lstart(ty, it->leaf, it->slot) <= hi)
+    if (e && slr_it_start(ty, it) <= hi)
         return e;
     it->leaf = NULL;
     return NULL;
@@ -2148,8 +2514,9 @@ static SLX_UNUSED void slr_free_tree(const struct slx_type *ty,
             continue;
         }
         struct slr_leaf *x = (struct slr_leaf *)c;
-        for (unsigned i = 0; fn && i < x->n; i++)
-            fn(slr_lptrs(ty, x)[i], arg);
+        uint64_t w = slr_lword_mine(x);
+        for (unsigned i = 0; fn && i < slr_wcount(ty, w); i++)
+            fn(slr_rptr(ty, x, w, i), arg);
         slr_free_leaf_now(L, x);
     }
     slr_free_inode_now(L, P);
@@ -2206,6 +2573,29 @@ static SLX_UNUSED SLX_PRINTF(2, 3) int slr_fail(struct slr_checker *c,
     return -EINVAL;
 }
 
+/* The order word of leaf x: no more live slots than slots written, no
+ * more written than KPN, and (a permutation) each listed slot written
+ * and listed once. */
+static SLX_UNUSED int slr_check_word(struct slr_checker *c,
+                                     const struct slr_leaf *x, uint64_t w)
+{
+    const struct slx_type *ty = c->ty;
+    unsigned n = slr_wcount(ty, w), seen = 0;
+    if (x->used > ty->kpn || n > x->used)
+        return slr_fail(c, "leaf %zu: %u live of %u slots written (KPN %u)",
+                        c->leaves, n, x->used, ty->kpn);
+    for (unsigned i = 0; slr_permuted(ty) && i < n; i++) {
+        unsigned sl = slr_wslot(ty, w, i);
+        if (sl >= x->used || (seen & (1u << sl)))
+            return slr_fail(c,
+                            "leaf %zu rank %u: slot %u never written or "
+                            "listed twice",
+                            c->leaves, i, sl);
+        seen |= 1u << sl;
+    }
+    return 0;
+}
+
 static SLX_UNUSED int slr_check_leaf(struct slr_checker *c,
                                      const struct slr_inode *P, unsigned j,
                                      const unsigned char *lo,
@@ -2218,13 +2608,15 @@ static SLX_UNUSED int slr_check_leaf(struct slr_checker *c,
     if (x->parent != P)
         return slr_fail(c, "leaf %zu: parent pointer is not its parent",
                         c->leaves);
-    if (x->n > ty->kpn)
-        return slr_fail(c, "leaf %zu: %u slots, more than KPN", c->leaves,
-                        x->n);
-    if (x->n == 0)
+    uint64_t w = slr_lword_mine(x);
+    unsigned n = slr_wcount(ty, w);
+    int rc = slr_check_word(c, x, w);
+    if (rc)
+        return rc;
+    if (n == 0)
         c->empty++;
-    for (unsigned i = 0; i < x->n; i++) {
-        const unsigned char *k = slr_lkey(ty, x, i);
+    for (unsigned i = 0; i < n; i++) {
+        const unsigned char *k = slr_rkey(ty, x, w, i);
         if (c->have_prev && !ty->less(c->prev, k))
             return slr_fail(c, "leaf %zu slot %u: keys out of order", c->leaves,
                             i);
@@ -2232,7 +2624,7 @@ static SLX_UNUSED int slr_check_leaf(struct slr_checker *c,
             return slr_fail(c, "leaf %zu slot %u: key outside the fences",
                             c->leaves, i);
         if (ty->extent) {
-            uint64_t s = slx_load_u(ty, k), l = slr_llast(ty, x, i);
+            uint64_t s = slx_load_u(ty, k), l = slr_rlast(ty, x, w, i);
             if (l < s)
                 return slr_fail(c, "leaf %zu slot %u: end before start",
                                 c->leaves, i);
@@ -2244,8 +2636,9 @@ static SLX_UNUSED int slr_check_leaf(struct slr_checker *c,
         memcpy(c->prev, k, ty->ks);
         c->have_prev = 1;
     }
-    if (ty->extent && x->n) {
-        uint64_t g = slr_new_leaf_gap(ty, c->L, x, slr_lkey(ty, x, x->n - 1));
+    if (ty->extent && n) {
+        uint64_t g =
+            slr_new_leaf_gap(ty, c->L, x, w, slr_rkey(ty, x, w, n - 1));
         if (g > slr_igaps(ty, P)[j])
             return slr_fail(c, "leaf %zu: free run %llu above its bound %llu",
                             c->leaves, (unsigned long long)g,

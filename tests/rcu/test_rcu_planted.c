@@ -5,7 +5,15 @@
  *   SKIPLIST_RCU_PLANT_NO_GRACE       replaced nodes are freed at once, not
  *                                     after a grace period;
  *   SKIPLIST_RCU_PLANT_EARLY_PUBLISH  a new leaf is reachable before its
- *                                     keys are written.
+ *                                     keys are written;
+ *   SKIPLIST_RCU_PLANT_SLOT_AFTER_WORD an insert in place lists its slot
+ *                                     in the leaf's order word before it
+ *                                     writes the slot;
+ *   SKIPLIST_RCU_PLANT_WORD_RELAXED   the order word is stored relaxed
+ *                                     (TSan only: on x86 a relaxed and a
+ *                                     release store are the same mov);
+ *   SKIPLIST_RCU_PLANT_REUSE_DEAD     an insert in place writes a dead
+ *                                     slot of a reachable leaf.
  *
  * Each is built three ways, and each build must fail: plain (the
  * stress's own reader checks must see the poisoned or unwritten node:
@@ -48,9 +56,10 @@
     "TSAN_OPTIONS='halt_on_error=1 suppressions=" SKIPLIST_TEST_ROOT \
     "/tests/rcu/tsan.supp' "
 /* Rounds of the stress per run: a plant must show within them. Each
- * round is a fresh race; the plain build's readers see an early-published
- * leaf in about one round of three (hence many rounds there: a run stops
- * at its first failure), every other plant in nearly every round. */
+ * round is a fresh race; the plain build's readers see a slot listed
+ * before it is written, or a dead slot rewritten, in a round of a few
+ * (hence more rounds there: a run stops at its first failure), every
+ * other plant in nearly every round. */
 #define ROUNDS_CONTROL 2
 #define ROUNDS_PLANT 6
 #define ROUNDS_PLANT_RARE 24
@@ -184,14 +193,45 @@ Test(rcu_planted, no_grace_tsan)
                ROUNDS_PLANT, "TSan", tsan_needles);
 }
 
-Test(rcu_planted, early_publish_plain)
-{
-    must_catch("SKIPLIST_RCU_PLANT_EARLY_PUBLISH", "", "", ROUNDS_PLANT_RARE,
-               "plain", plain_needles);
-}
-
+/* EARLY_PUBLISH has no plain run: since leaves are written in place, a
+ * copy (where it is planted) happens only at a compaction, and the plain
+ * readers no longer meet the window in a bounded number of rounds; TSan
+ * sees the unordered read whenever the path runs. */
 Test(rcu_planted, early_publish_tsan)
 {
     must_catch("SKIPLIST_RCU_PLANT_EARLY_PUBLISH", TSAN_FLAGS, TSAN_ENV,
+               ROUNDS_PLANT, "TSan", tsan_needles);
+}
+
+/* Writes in place (the leaves' order words): a slot listed before it is
+ * written, the word published without release ordering, a dead slot
+ * written again while readers may hold a word that lists it. */
+Test(rcu_planted, slot_after_word_plain)
+{
+    must_catch("SKIPLIST_RCU_PLANT_SLOT_AFTER_WORD", "", "", ROUNDS_PLANT_RARE,
+               "plain", plain_needles);
+}
+
+Test(rcu_planted, slot_after_word_tsan)
+{
+    must_catch("SKIPLIST_RCU_PLANT_SLOT_AFTER_WORD", TSAN_FLAGS, TSAN_ENV,
+               ROUNDS_PLANT, "TSan", tsan_needles);
+}
+
+Test(rcu_planted, word_relaxed_tsan)
+{
+    must_catch("SKIPLIST_RCU_PLANT_WORD_RELAXED", TSAN_FLAGS, TSAN_ENV,
+               ROUNDS_PLANT, "TSan", tsan_needles);
+}
+
+Test(rcu_planted, reuse_dead_plain)
+{
+    must_catch("SKIPLIST_RCU_PLANT_REUSE_DEAD", "", "", ROUNDS_PLANT_RARE,
+               "plain", plain_needles);
+}
+
+Test(rcu_planted, reuse_dead_tsan)
+{
+    must_catch("SKIPLIST_RCU_PLANT_REUSE_DEAD", TSAN_FLAGS, TSAN_ENV,
                ROUNDS_PLANT, "TSan", tsan_needles);
 }

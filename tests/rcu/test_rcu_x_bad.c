@@ -127,65 +127,98 @@ static void rb_map_fill(struct ra *ra, struct map_item *v)
     }
 }
 
-/* With every allocation failing, erase and erase_key of the first, a
- * middle and the last element are -ENOMEM; the element stays findable,
- * *out is untouched, the list unchanged, nothing kept. Healed, the same
- * calls succeed. */
+/* now is was less e. */
+static void rb_same_less(const struct rb_snap *was, const struct rb_snap *now,
+                         const void *e, const char *what)
+{
+    struct rb_snap want = {{0}, 0};
+    for (size_t i = 0; i < was->n; i++)
+        if (was->e[i] != e)
+            want.e[want.n++] = was->e[i];
+    cr_assert_eq(want.n + 1, was->n, "%s: not in the list before", what);
+    rb_same(&want, now, what);
+}
+
+/* With every allocation failing, an erase that leaves its leaf in place
+ * (a key stays, no merge) succeeds: it publishes one word and allocates
+ * nothing. One that empties its leaf needs a new index node: -ENOMEM,
+ * the element still findable, *out untouched, the list unchanged, nothing
+ * kept; healed, it succeeds. The ascending fill leaves keys in pairs per
+ * leaf, (10, 20), (30, 40), ...: erasing 10 is the first kind, then 20
+ * the second. */
 Test(rcu_bad, map_erase_enomem)
 {
     const struct rmap_ops *o = &rb_map_ops;
     static struct map_item v[RB_N];
     struct ra ra;
     rb_map_fill(&ra, v);
-    const size_t pick[] = {0, RB_N / 2, RB_N - 1};
-    for (size_t p = 0; p < 3; p++) {
-        struct map_item *e = &v[pick[p]], *out = MPOISON;
+    const size_t pick[] = {0, RB_N / 2};
+    for (size_t p = 0; p < 2; p++) {
+        struct map_item *e = &v[pick[p]], *mate = &v[pick[p] + 1];
+        struct map_item *out = MPOISON;
         struct rb_snap was = rb_take(o, NULL), now;
         ra_window(&ra);
         ra_fail_from(&ra, 1);
-        cr_assert_eq(o->erase(rb_sl, e), -ENOMEM, "erase of element %zu",
-                     pick[p]);
-        cr_assert_eq(o->erase_key(rb_sl, e->key, &out), -ENOMEM,
-                     "erase_key of element %zu", pick[p]);
+        cr_assert_eq(o->erase_key(rb_sl, e->key, &out), 0,
+                     "in-place erase of element %zu", pick[p]);
+        cr_assert_eq(out, e);
+        rb_kept_none(&ra, "in-place erase");
+        now = rb_take(o, NULL);
+        rb_same_less(&was, &now, e, "in-place erase");
+        was = now;
+        out = MPOISON;
+        cr_assert_eq(o->erase(rb_sl, mate), -ENOMEM, "erase of element %zu",
+                     pick[p] + 1);
+        cr_assert_eq(o->erase_key(rb_sl, mate->key, &out), -ENOMEM,
+                     "erase_key of element %zu", pick[p] + 1);
         ra_fail_at(&ra, 0);
         cr_assert_eq(out, MPOISON, "-ENOMEM wrote *out");
         rb_kept_none(&ra, "erase under -ENOMEM");
         now = rb_take(o, NULL);
         rb_same(&was, &now, "erase under -ENOMEM");
         skiplist_rcu_read_lock();
-        cr_assert_eq(o->find(rb_sl, e->key), e);
+        cr_assert_eq(o->find(rb_sl, mate->key), mate);
         skiplist_rcu_read_unlock();
-        cr_assert_eq(o->erase_key(rb_sl, e->key, &out), 0);
-        cr_assert_eq(out, e);
+        cr_assert_eq(o->erase_key(rb_sl, mate->key, &out), 0);
+        cr_assert_eq(out, mate);
         rt_quiescent();
     }
     o->destroy(rb_sl, NULL, NULL);
     rb_clean(&ra);
 }
 
-/* insert of a new key with every allocation failing: -ENOMEM, nothing
- * changed or kept (rcu_alloc's sweep covers each single failure on the
- * memb and ASan builds; this is every flavor). */
+/* insert of a new key with every allocation failing: into a leaf with a
+ * never-used slot it succeeds in place, allocating nothing; into a full
+ * leaf (a split) it is -ENOMEM, nothing changed or kept (rcu_alloc's
+ * sweep covers each single failure on the memb and ASan builds; this is
+ * every flavor). Leaves after the fill: (10, 20) with two slots never
+ * used, ..., (370, 380, 390, 400) full. */
 Test(rcu_bad, map_insert_enomem)
 {
     const struct rmap_ops *o = &rb_map_ops;
     static struct map_item v[RB_N];
     struct ra ra;
     rb_map_fill(&ra, v);
-    const uint64_t keys[] = {5, 15, 255, 405, UINT64_MAX};
+    static struct map_item x[5] = {
+        {5, 0, false},   {15, 0, false},         {7, 0, false},
+        {255, 0, false}, {UINT64_MAX, 0, false},
+    };
+    const int want[5] = {0, 0, -ENOMEM, 0, -ENOMEM};
     for (size_t k = 0; k < 5; k++) {
-        struct map_item x = {keys[k], 0, false};
         struct map_item *ex = MPOISON;
         struct rb_snap was = rb_take(o, NULL), now;
         ra_window(&ra);
         ra_fail_from(&ra, 1);
-        cr_assert_eq(o->insert(rb_sl, &x, &ex), -ENOMEM, "key %" PRIu64,
-                     keys[k]);
+        cr_assert_eq(o->insert(rb_sl, &x[k], &ex), want[k], "key %" PRIu64,
+                     x[k].key);
         ra_fail_at(&ra, 0);
-        cr_assert_eq(ex, MPOISON, "-ENOMEM wrote *existing");
+        cr_assert_eq(ex, MPOISON, "insert wrote *existing");
         rb_kept_none(&ra, "insert under -ENOMEM");
         now = rb_take(o, NULL);
-        rb_same(&was, &now, "insert under -ENOMEM");
+        if (want[k])
+            rb_same(&was, &now, "insert under -ENOMEM");
+        else
+            rb_same_less(&now, &was, &x[k], "in-place insert");
         rt_quiescent();
     }
     o->destroy(rb_sl, NULL, NULL);
@@ -263,28 +296,36 @@ static void rb_ext_fill(struct ra *ra, struct rext *v)
     }
 }
 
+/* The map's erase_enomem on the extent face: the first extent of a
+ * leaf, so the bound of the leaf before is raised too. */
 Test(rcu_bad, extent_erase_enomem)
 {
     const struct rext_ops *o = &rb_ext_ops;
     static struct rext v[RB_N];
     struct ra ra;
     rb_ext_fill(&ra, v);
-    const size_t pick[] = {0, RB_N / 2, RB_N - 1};
-    for (size_t p = 0; p < 3; p++) {
-        struct rext *e = &v[pick[p]];
+    const size_t pick[] = {0, RB_N / 2};
+    for (size_t p = 0; p < 2; p++) {
+        struct rext *e = &v[pick[p]], *mate = &v[pick[p] + 1];
         struct rb_snap was = rb_take(NULL, o), now;
         ra_window(&ra);
         ra_fail_from(&ra, 1);
-        cr_assert_eq(o->erase(rb_sl, e), -ENOMEM, "erase of extent %zu",
+        cr_assert_eq(o->erase(rb_sl, e), 0, "in-place erase of extent %zu",
                      pick[p]);
+        rb_kept_none(&ra, "in-place extent erase");
+        now = rb_take(NULL, o);
+        rb_same_less(&was, &now, e, "in-place extent erase");
+        was = now;
+        cr_assert_eq(o->erase(rb_sl, mate), -ENOMEM, "erase of extent %zu",
+                     pick[p] + 1);
         ra_fail_at(&ra, 0);
         rb_kept_none(&ra, "extent erase under -ENOMEM");
         now = rb_take(NULL, o);
         rb_same(&was, &now, "extent erase under -ENOMEM");
         skiplist_rcu_read_lock();
-        cr_assert_eq(o->lookup(rb_sl, e->start + 9), e);
+        cr_assert_eq(o->lookup(rb_sl, mate->start + 9), mate);
         skiplist_rcu_read_unlock();
-        cr_assert_eq(o->erase(rb_sl, e), 0);
+        cr_assert_eq(o->erase(rb_sl, mate), 0);
         rt_quiescent();
     }
     o->destroy(rb_sl, NULL, NULL);
@@ -324,6 +365,11 @@ Test(rcu_bad, extent_error_leaves_e_unchanged)
     static struct rext v[RB_N];
     struct ra ra;
     rb_ext_fill(&ra, v);
+    /* The first leaf filled (the last one is full already), so that the
+     * lowest and the highest hole both need a split: -ENOMEM. */
+    static struct rext head[2] = {{20, 5, 0}, {30, 5, 0}};
+    for (size_t i = 0; i < 2; i++)
+        cr_assert_eq(o->insert(rb_sl, &head[i], NULL), 0);
     const int lo = SKIPLIST_HOLE_LOWEST, hi = SKIPLIST_HOLE_HIGHEST;
     const struct {
         uint64_t size, align, lo, hi;

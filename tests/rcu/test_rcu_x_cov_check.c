@@ -63,10 +63,16 @@ static uint64_t *xc_ikey(const struct slx_type *ty, struct slr_inode *P,
     return (uint64_t *)(void *)slr_ikey(ty, P, j);
 }
 
+/* The key of rank i in leaf x's published order. */
 static uint64_t *xc_lkey(const struct slx_type *ty, struct slr_leaf *x,
                          unsigned i)
 {
-    return (uint64_t *)(void *)slr_lkey(ty, x, i);
+    return (uint64_t *)(void *)slr_rkey(ty, x, slr_lword(x), i);
+}
+
+static unsigned xc_count(const struct slx_type *ty, const struct slr_leaf *x)
+{
+    return slr_wcount(ty, slr_lword(x));
 }
 
 static struct slr_inode *xc_child(const struct slx_type *ty,
@@ -194,13 +200,31 @@ static void m_leaf_full(struct xm *m, struct xc_break *b)
 {
     struct slr_leaf *x =
         (struct slr_leaf *)slr_ichild(XM_TY, xc_level1(XM_TY, &m->sl), 0);
-    XC_SET(b, x->n, 5u);
+    XC_SET(b, x->order, (slr_lword(x) & ~(uint64_t)15) | 5u);
+}
+/* A word that lists one slot twice (two live keys: rank 1 names rank 0's
+ * slot). */
+static void m_leaf_twice(struct xm *m, struct xc_break *b)
+{
+    struct slr_leaf *x =
+        (struct slr_leaf *)slr_ichild(XM_TY, xc_level1(XM_TY, &m->sl), 0);
+    uint64_t w = slr_lword(x);
+    cr_assert_geq(slr_wcount(XM_TY, w), 2u);
+    uint64_t s0 = (w >> 4) & 15u;
+    XC_SET(b, x->order, (w & ~((uint64_t)15 << 8)) | (s0 << 8));
+}
+/* A word that lists a slot never written. */
+static void m_leaf_unwritten(struct xm *m, struct xc_break *b)
+{
+    struct slr_leaf *x =
+        (struct slr_leaf *)slr_ichild(XM_TY, xc_level1(XM_TY, &m->sl), 0);
+    XC_SET(b, x->order, slr_lword(x) | (uint64_t)15 << 4); /* slot 15 */
 }
 static void m_leaf_order(struct xm *m, struct xc_break *b)
 {
     struct slr_leaf *x =
         (struct slr_leaf *)slr_ichild(XM_TY, xc_level1(XM_TY, &m->sl), 0);
-    cr_assert_geq(x->n, 2u);
+    cr_assert_geq(xc_count(XM_TY, x), 2u);
     XC_SET(b, *xc_lkey(XM_TY, x, 1), *xc_lkey(XM_TY, x, 0));
 }
 /* Leaf 2's first key between leaf 1's last and leaf 2's fence. */
@@ -215,7 +239,7 @@ static void m_leaf_empty(struct xm *m, struct xc_break *b)
 {
     struct slr_leaf *x =
         (struct slr_leaf *)slr_ichild(XM_TY, xc_level1(XM_TY, &m->sl), 0);
-    XC_SET(b, x->n, 0u);
+    XC_SET(b, x->order, slr_lword(x) & ~(uint64_t)15);
 }
 
 static const struct {
@@ -231,7 +255,9 @@ static const struct {
     {"node order", "entry 1: keys out of order", m_node_order},
     {"child level", "entry 0: child's parent or level wrong", m_child_level},
     {"leaf parent", "leaf 1: parent pointer is not its parent", m_leaf_parent},
-    {"leaf full", "leaf 1: 5 slots, more than KPN", m_leaf_full},
+    {"leaf full", "leaf 1: 5 live of", m_leaf_full},
+    {"leaf slot twice", "leaf 1 rank 1: slot", m_leaf_twice},
+    {"leaf slot unwritten", "never written or listed twice", m_leaf_unwritten},
     {"leaf order", "leaf 1 slot 1: keys out of order", m_leaf_order},
     {"leaf fence", "leaf 2 slot 0: key outside the fences", m_leaf_fence},
     {"leaf empty", "an empty leaf among", m_leaf_empty},
@@ -291,9 +317,11 @@ static struct slr_leaf *xe_leaf(struct xe *m, unsigned j)
     return xc_leaf(XE_TY, &m->sl, j);
 }
 
+/* The end of rank i in leaf x's published order. */
 static uint64_t *xe_last(struct slr_leaf *x, unsigned i)
 {
-    return (uint64_t *)(void *)(slr_llasts(XE_TY, x) + i * sizeof(uint64_t));
+    unsigned s = slr_wslot(XE_TY, slr_lword(x), i);
+    return (uint64_t *)(void *)(slr_llasts(XE_TY, x) + s * sizeof(uint64_t));
 }
 
 static void e_end(struct xe *m, struct xc_break *b)
@@ -304,7 +332,7 @@ static void e_end(struct xe *m, struct xc_break *b)
 static void e_overlap(struct xe *m, struct xc_break *b)
 {
     struct slr_leaf *x = xe_leaf(m, 0);
-    cr_assert_geq(x->n, 2u);
+    cr_assert_geq(xc_count(XE_TY, x), 2u);
     XC_SET(b, *xe_last(x, 0), *xc_lkey(XE_TY, x, 1));
 }
 /* A level-1 entry's bound below what its leaf offers, its node's maximum
