@@ -22,16 +22,24 @@
  * height with probability 1/2^PSHIFT per level. What changes for
  * concurrency (docs/design.md, "skiplist_rcu.h", has the full argument):
  *
- *  - Copy on write. A published node's keys, count and element pointers
- *    never change. A writer builds the new version of a leaf (or of every
- *    index node a split or merge reshapes) privately and makes all of it
- *    visible with ONE release store of a child pointer into an index node
- *    that it holds locked. That store is the operation's linearisation
- *    point; the replaced nodes go to call_rcu.
- *  - Readers descend with acquire loads and never validate or retry: every
- *    node they reach is immutable except for child pointers, and a child
- *    pointer is only ever swapped for a node covering the same key range.
- *  - Locks: one mutex per index node, none in leaves (a leaf is "locked"
+ *  - Writes in place, write-once slots. A leaf's live slots and their
+ *    order are one word (struct slr_leaf). An insert writes a slot no
+ *    reader can see yet and lists it with one release store of the word;
+ *    an erase stores the word without its slot. A slot is never written
+ *    again while its leaf is reachable, so readers read slots with plain
+ *    loads after the acquire of the word. That store is the write's
+ *    linearisation point.
+ *  - Copy on write for the rest: a leaf with no never-used slot left is
+ *    compacted into a copy, and a split, a merge or an emptied leaf builds
+ *    new versions of every node it reshapes privately, all made visible
+ *    with ONE release store of a child pointer into an index node that
+ *    the writer holds locked (that store linearises it); the replaced
+ *    nodes go to call_rcu.
+ *  - Readers descend with acquire loads and never validate or retry: an
+ *    index node's keys never change, a child pointer is only ever swapped
+ *    for a node covering the same key range, and a leaf word's slots stay
+ *    as they are while a reader can hold that word.
+ *  - Locks: one spinlock per index node, none in leaves (a leaf is "locked"
  *    through its parent, which holds the pointer to it). A writer searches
  *    without locks, locks the parent of its leaf, and checks that the
  *    parent is alive and still points to the leaf it read; if not (another
@@ -64,6 +72,7 @@
 #include "skiplist.h"
 
 #include <pthread.h>
+#include <sched.h>
 
 #if defined(SKIPLIST_RCU_QSBR)
 #include <urcu-qsbr.h>
@@ -167,6 +176,47 @@ static inline SLX_UNUSED void skiplist_rcu_callback_enter(struct rcu_head *head)
 
 struct slr_list;
 
+/* The writers' lock (index nodes, pool shards, retire batches): a
+ * test-and-test-and-set byte. Writers hold one for a few hundred
+ * nanoseconds (a write in place) to a few microseconds (a split that
+ * allocates); an uncontended pthread mutex lock and unlock cost about
+ * 40 ns there, this about 10 (docs/performance.md). After a short spin
+ * a waiter yields, so writers outnumbering cores still progress. Acquire
+ * and release are C11 atomics, which ThreadSanitizer understands. */
+struct slr_lock {
+    unsigned char held; /* atomic */
+};
+
+#define SLR_SPINS 64
+
+static inline SLX_UNUSED void slr_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+static inline SLX_UNUSED int slr_trylock(struct slr_lock *l)
+{
+    return !__atomic_load_n(&l->held, __ATOMIC_RELAXED) &&
+           !__atomic_exchange_n(&l->held, 1, __ATOMIC_ACQUIRE);
+}
+
+static inline SLX_UNUSED void slr_lock(struct slr_lock *l)
+{
+    for (unsigned spins = 0; !slr_trylock(l); spins++) {
+        if (spins < SLR_SPINS)
+            slr_cpu_relax();
+        else
+            sched_yield();
+    }
+}
+
+static inline SLX_UNUSED void slr_unlock(struct slr_lock *l)
+{
+    __atomic_store_n(&l->held, 0, __ATOMIC_RELEASE);
+}
+
 /* A leaf: a 64-byte header, then slots: keys[KPN], ptrs[KPN] and, for the
  * extent face, lasts[KPN] (inclusive ends).
  *
@@ -225,7 +275,7 @@ struct slr_inode {
                          * a retired node is freed knowing only them) */
     uint32_t cap;
     uint32_t dead; /* atomic: replaced; set under lock */
-    pthread_mutex_t lock;
+    struct slr_lock lock;
 };
 
 /* The default allocator's pool for one block size (leaves, or index
@@ -247,7 +297,7 @@ struct slr_inode {
 #endif
 
 struct slr_shard {
-    pthread_mutex_t lock;
+    struct slr_lock lock;
     void *local;    /* free blocks, under lock */
     void *incoming; /* atomic: blocks freed since */
     unsigned char *carve;
@@ -264,7 +314,7 @@ struct slr_pool {
 /* Retired nodes of one shard and one kind (leaves, index nodes) waiting
  * to go to call_rcu together. */
 struct slr_batch {
-    pthread_mutex_t lock;
+    struct slr_lock lock;
     void *head, *tail; /* chained by retired_next, under lock */
     unsigned count;
 };
@@ -527,10 +577,8 @@ SLX_HOT uint64_t slr_it_last(const struct slx_type *ty,
 
 static SLX_UNUSED void slr_pool_init(struct slr_pool *P, size_t size)
 {
-    memset(P, 0, sizeof *P);
+    memset(P, 0, sizeof *P); /* every shard unlocked and empty */
     P->size = (size + 63) & ~(size_t)63;
-    for (unsigned i = 0; i < SLR_SHARDS; i++)
-        pthread_mutex_init(&P->shard[i].lock, NULL);
 }
 
 /* The calling thread's shard: threads take shards in turn, the first
@@ -572,7 +620,7 @@ static SLX_UNUSED void *slr_pool_alloc(struct slr_pool *P)
     unsigned i = slr_my_shard();
     struct slr_shard *S = &P->shard[i];
     void *b;
-    pthread_mutex_lock(&S->lock);
+    slr_lock(&S->lock);
     if (!S->local)
         S->local = __atomic_exchange_n(&S->incoming, NULL, __ATOMIC_ACQUIRE);
     if (S->local) {
@@ -587,7 +635,7 @@ static SLX_UNUSED void *slr_pool_alloc(struct slr_pool *P)
     } else {
         b = NULL;
     }
-    pthread_mutex_unlock(&S->lock);
+    slr_unlock(&S->lock);
     return b;
 }
 
@@ -629,7 +677,6 @@ static SLX_UNUSED void slr_pool_release(struct slr_pool *P)
             free(c);
             c = next;
         }
-        pthread_mutex_destroy(&P->shard[i].lock);
     }
     memset(P, 0, sizeof *P);
 }
@@ -677,7 +724,6 @@ static SLX_UNUSED void slr_free_leaf_now(struct slr_list *L, struct slr_leaf *x)
 static SLX_UNUSED void slr_free_inode_now(struct slr_list *L,
                                           struct slr_inode *P)
 {
-    pthread_mutex_destroy(&P->lock);
     L->alloc.free(L->alloc.ctx, P, slr_inode_size(L, P->cap),
                   slr_inode_kind(L, P->cap));
 }
@@ -703,9 +749,11 @@ static SLX_UNUSED void slr_free_chain(void *node)
     if (!x)
         return;
     struct slr_list *L = x->list;
-    if (L->pooled && x->level == 0) {
-        /* (index nodes, rarer, each have a mutex to destroy) */
-        slr_pool_free_chain(&L->pool[0], x, x->retired_tail);
+    /* A chain is of one kind; an index node of another capacity (the
+     * top, a root grown wide) is malloc'ed and goes alone. */
+    if (L->pooled &&
+        (x->level == 0 || ((struct slr_inode *)node)->cap == L->icap)) {
+        slr_pool_free_chain(&L->pool[x->level ? 1 : 0], x, x->retired_tail);
         return;
     }
     while (node) {
@@ -764,14 +812,14 @@ static SLX_UNUSED void slr_retire(struct slr_list *L, void *node)
     }
     struct slr_batch *B = &L->batch[slr_my_shard()][x->level ? 1 : 0];
     void *all = NULL;
-    pthread_mutex_lock(&B->lock);
+    slr_lock(&B->lock);
     x->retired_next = B->head;
     if (!B->head)
         B->tail = x;
     B->head = x;
     if (++B->count >= SLR_BATCH)
         all = slr_batch_take(B);
-    pthread_mutex_unlock(&B->lock);
+    slr_unlock(&B->lock);
     if (all)
         call_rcu(&((struct slr_leaf *)all)->rcu, slr_batch_rcu);
 #endif
@@ -783,22 +831,10 @@ static SLX_UNUSED void slr_retire_drain(struct slr_list *L)
     for (unsigned i = 0; i < SLR_SHARDS; i++)
         for (unsigned k = 0; k < 2; k++) {
             struct slr_batch *B = &L->batch[i][k];
-            pthread_mutex_lock(&B->lock);
+            slr_lock(&B->lock);
             void *all = slr_batch_take(B);
-            pthread_mutex_unlock(&B->lock);
+            slr_unlock(&B->lock);
             slr_free_chain(all);
-        }
-}
-
-/* Batches' locks: made at init, destroyed at destroy. */
-static SLX_UNUSED void slr_batches(struct slr_list *L, int make)
-{
-    for (unsigned i = 0; i < SLR_SHARDS; i++)
-        for (unsigned k = 0; k < 2; k++) {
-            if (make)
-                pthread_mutex_init(&L->batch[i][k].lock, NULL);
-            else
-                pthread_mutex_destroy(&L->batch[i][k].lock);
         }
 }
 
@@ -829,13 +865,8 @@ static SLX_UNUSED struct slr_inode *slr_new_inode(struct slr_list *L,
     P->cap = cap;
     P->level = level;
     P->list = L;
-    pthread_mutex_init(&P->lock, NULL);
-    /* A try-lock, which cannot fail on a private mutex: a node is made
-     * while its creator holds nodes above it, an order nobody else can
-     * use on a node nobody else can reach, and a try-lock tells
-     * ThreadSanitizer's lock-order check so. */
-    int busy = pthread_mutex_trylock(&P->lock);
-    (void)busy;
+    slr_unlock(&P->lock);
+    slr_lock(&P->lock); /* private: cannot wait */
     return P;
 }
 
@@ -1140,9 +1171,9 @@ static SLX_UNUSED int slr_lock_live(struct slr_op *op, struct slr_inode *P)
 {
     if (slr_holds(op, P))
         return 1;
-    pthread_mutex_lock(&P->lock);
+    slr_lock(&P->lock);
     if (SLR_LOAD_RLX(&P->dead)) {
-        pthread_mutex_unlock(&P->lock);
+        slr_unlock(&P->lock);
         return 0;
     }
     op->held[op->nheld++] = P;
@@ -1178,7 +1209,7 @@ static SLX_UNUSED struct slr_inode *slr_lock_parent(struct slr_op *op,
 static SLX_UNUSED void slr_unlock_from(struct slr_op *op, unsigned keep)
 {
     while (op->nheld > keep)
-        pthread_mutex_unlock(&op->held[--op->nheld]->lock);
+        slr_unlock(&op->held[--op->nheld]->lock);
 }
 
 static SLX_UNUSED unsigned slr_slot_of(const struct slx_type *ty,
@@ -2467,25 +2498,23 @@ static SLX_UNUSED int slr_init(const struct slx_type *ty, struct slr_list *L,
         slr_pool_init(&L->pool[0], L->leaf_bytes);
         slr_pool_init(&L->pool[1], slr_inode_size(L, L->icap));
     }
-    slr_batches(L, 1);
     L->seed = seed;
     struct slr_inode *top = slr_new_inode(L, 1, ty->max_level);
     struct slr_inode *root = top ? slr_new_inode(L, ty->icap, 1) : NULL;
     struct slr_leaf *x = root ? slr_new_leaf(L) : NULL;
     if (!x) {
         if (root) {
-            pthread_mutex_unlock(&root->lock);
+            slr_unlock(&root->lock);
             slr_free_inode_now(L, root);
         }
         if (top) {
-            pthread_mutex_unlock(&top->lock);
+            slr_unlock(&top->lock);
             slr_free_inode_now(L, top);
         }
         if (L->pooled) {
             slr_pool_release(&L->pool[0]);
             slr_pool_release(&L->pool[1]);
         }
-        slr_batches(L, 0);
         return -ENOMEM;
     }
     memset(slr_ikey(ty, top, 0), 0, ty->ks);
@@ -2497,8 +2526,8 @@ static SLX_UNUSED int slr_init(const struct slx_type *ty, struct slr_list *L,
     top->n = root->n = 1;
     root->parent = top;
     x->parent = root;
-    pthread_mutex_unlock(&root->lock);
-    pthread_mutex_unlock(&top->lock);
+    slr_unlock(&root->lock);
+    slr_unlock(&top->lock);
     L->top = top;
     return 0;
 }
@@ -2531,7 +2560,6 @@ static SLX_UNUSED void slr_destroy(const struct slx_type *ty,
     rcu_barrier(); /* retired nodes' callbacks use L's allocator */
     SLR_TSAN_ACQUIRE(&skiplist_rcu_tsan_gp);
     slr_retire_drain(L);
-    slr_batches(L, 0);
     slr_free_tree(ty, L, slr_root(ty, L), fn, arg);
     slr_free_inode_now(L, L->top);
     L->top = NULL;
