@@ -183,7 +183,7 @@ struct slr_list;
  * 40 ns there, this about 10 (docs/performance.md). After a short spin
  * a waiter yields, so writers outnumbering cores still progress. Acquire
  * and release are C11 atomics, which ThreadSanitizer understands. */
-struct slr_lock {
+struct slr_spin {
     unsigned char held; /* atomic */
 };
 
@@ -196,13 +196,13 @@ static inline SLX_UNUSED void slr_cpu_relax(void)
 #endif
 }
 
-static inline SLX_UNUSED int slr_trylock(struct slr_lock *l)
+static inline SLX_UNUSED int slr_trylock(struct slr_spin *l)
 {
     return !__atomic_load_n(&l->held, __ATOMIC_RELAXED) &&
            !__atomic_exchange_n(&l->held, 1, __ATOMIC_ACQUIRE);
 }
 
-static inline SLX_UNUSED void slr_lock(struct slr_lock *l)
+static inline SLX_UNUSED void slr_lock(struct slr_spin *l)
 {
     for (unsigned spins = 0; !slr_trylock(l); spins++) {
         if (spins < SLR_SPINS)
@@ -212,7 +212,7 @@ static inline SLX_UNUSED void slr_lock(struct slr_lock *l)
     }
 }
 
-static inline SLX_UNUSED void slr_unlock(struct slr_lock *l)
+static inline SLX_UNUSED void slr_unlock(struct slr_spin *l)
 {
     __atomic_store_n(&l->held, 0, __ATOMIC_RELEASE);
 }
@@ -230,13 +230,23 @@ static inline SLX_UNUSED void slr_unlock(struct slr_lock *l)
  * hold that word, and readers read slots with plain loads.
  *
  * Two encodings, fixed per instance by KPN:
- *  - KPN <= SLR_PERM_MAX (15): a permutation. Bits 0-3 count the live
- *    slots; nibble i above them (bits 4i+4 .. 4i+7) is the slot of the
- *    i-th smallest key. Any slot can be inserted at any rank in place.
+ *  - KPN <= SLR_TAIL_KPN (48): a sorted run and a short tail. Slots
+ *    [0, run) hold keys in increasing order (dead ones too: they still
+ *    sort), slots [run, used) at most SLR_TAIL_LEN keys in insertion
+ *    order; a mask says which slots are live. An insert whose key is above
+ *    the run's last, with no tail, extends the run; any other goes to the
+ *    tail; a full tail, or no never-used slot, means a compacted copy.
+ *    Bits 0-47: the live mask; 48-53: run; 54-59: used.
  *  - larger KPN: the word is the count, and slot i holds the i-th key:
  *    only an append after the largest key (into a never-used slot) and an
  *    erase of the largest key are done in place; every other write copies
- *    the leaf (docs/design.md, "skiplist_rcu.h", measured both).
+ *    the leaf.
+ * Readers that need keys in order (bounds, iteration, the extent face)
+ * take a snapshot of the word with its live slots sorted (struct
+ * slr_snap); a point lookup bisects the run and scans the tail. (A
+ * permutation word, 4 bits per slot, allows 15 slots at most: measured,
+ * leaves of 15 made lookups 15-40% slower than leaves of 32;
+ * docs/design.md.)
  *
  * `parent` is kept pointing at the index node holding the leaf's entry;
  * `used` and `parent` are writers' fields (readers never read them), and
@@ -253,9 +263,18 @@ struct slr_leaf {
     uint64_t order;           /* atomic: the published order word */
 };
 
-/* Largest KPN whose order word is a permutation (15 nibbles and a
- * count in 64 bits). */
-#define SLR_PERM_MAX 15u
+/* Largest KPN whose word is a run and a tail (a 48-bit live mask, then
+ * run and used), and the longest tail: a point lookup scans it. */
+#define SLR_TAIL_KPN 48u
+#define SLR_TAIL_LEN 8u
+
+/* A reader's view of one leaf: the word it acquired and, for a run and a
+ * tail, the live slots in key order (count words: slot i is rank i). */
+struct slr_snap {
+    uint64_t word;
+    unsigned n;
+    unsigned char s[SLR_TAIL_KPN];
+};
 
 /* An index node: entries[cap] of (key, child) side by side after the
  * header, then for the extent face gap[cap] (uint64_t). Keys and n are
@@ -275,7 +294,7 @@ struct slr_inode {
                          * a retired node is freed knowing only them) */
     uint32_t cap;
     uint32_t dead; /* atomic: replaced; set under lock */
-    struct slr_lock lock;
+    struct slr_spin lock;
 };
 
 /* The default allocator's pool for one block size (leaves, or index
@@ -297,7 +316,7 @@ struct slr_inode {
 #endif
 
 struct slr_shard {
-    struct slr_lock lock;
+    struct slr_spin lock;
     void *local;    /* free blocks, under lock */
     void *incoming; /* atomic: blocks freed since */
     unsigned char *carve;
@@ -314,7 +333,7 @@ struct slr_pool {
 /* Retired nodes of one shard and one kind (leaves, index nodes) waiting
  * to go to call_rcu together. */
 struct slr_batch {
-    struct slr_lock lock;
+    struct slr_spin lock;
     void *head, *tail; /* chained by retired_next, under lock */
     unsigned count;
 };
@@ -337,13 +356,12 @@ struct slr_list {
     struct slr_batch batch[SLR_SHARDS][2]; /* retired, not yet at call_rcu */
 };
 
-/* A reader's place: a leaf, the order word it read there (a snapshot:
- * the slots it lists stay as they are while the reader can hold them) and
- * a rank in that word. */
+/* A reader's place: a leaf, its snapshot (the slots it lists stay as
+ * they are while the reader can hold them) and a rank in it. */
 struct slr_iter {
     struct slr_list *L;
     const struct slr_leaf *leaf;
-    uint64_t w;
+    struct slr_snap w[1];
     unsigned slot; /* rank in w */
 };
 
@@ -390,9 +408,9 @@ SLX_HOT unsigned char *slr_llasts(const struct slx_type *ty,
 
 /* --- the order word ------------------------------------------------ */
 
-SLX_HOT int slr_permuted(const struct slx_type *ty)
+SLX_HOT int slr_tailed(const struct slx_type *ty)
 {
-    return ty->kpn <= SLR_PERM_MAX; /* a constant once inlined */
+    return ty->kpn <= SLR_TAIL_KPN; /* a constant once inlined */
 }
 
 /* The word a reader works with, one acquire per leaf visit: pairs with the
@@ -408,47 +426,105 @@ SLX_HOT uint64_t slr_lword_mine(const struct slr_leaf *x)
     return SLR_LOAD_RLX(&x->order);
 }
 
-/* Live slots listed in w. */
-SLX_HOT unsigned slr_wcount(const struct slx_type *ty, uint64_t w)
+#define SLR_W_MASK ((UINT64_C(1) << SLR_TAIL_KPN) - 1)
+
+SLX_HOT uint64_t slr_wmask(uint64_t w)
 {
-    return slr_permuted(ty) ? (unsigned)(w & 15u) : (unsigned)w;
+    return w & SLR_W_MASK;
 }
 
-/* The slot of rank i in w. */
-SLX_HOT unsigned slr_wslot(const struct slx_type *ty, uint64_t w, unsigned i)
+SLX_HOT unsigned slr_wrun(uint64_t w)
 {
-    return slr_permuted(ty) ? (unsigned)(w >> (4u * i + 4u)) & 15u : i;
+    return (unsigned)(w >> SLR_TAIL_KPN) & 63u;
+}
+
+SLX_HOT unsigned slr_wused(uint64_t w)
+{
+    return (unsigned)(w >> (SLR_TAIL_KPN + 6)) & 63u;
+}
+
+SLX_HOT uint64_t slr_wmake(uint64_t mask, unsigned run, unsigned used)
+{
+    return mask | (uint64_t)run << SLR_TAIL_KPN |
+           (uint64_t)used << (SLR_TAIL_KPN + 6);
+}
+
+/* Live slots listed in word w. */
+SLX_HOT unsigned slr_count_of(const struct slx_type *ty, uint64_t w)
+{
+    return slr_tailed(ty) ? (unsigned)__builtin_popcountll(slr_wmask(w))
+                          : (unsigned)w;
 }
 
 /* The word of a leaf whose slots 0..n-1 hold its keys in order. */
 SLX_HOT uint64_t slr_wsorted(const struct slx_type *ty, unsigned n)
 {
-    return slr_permuted(ty) ? (UINT64_C(0xedcba9876543210) << 4) | n
-                            : (uint64_t)n;
+    if (!slr_tailed(ty))
+        return n;
+    return slr_wmake((UINT64_C(1) << n) - 1, n, n);
 }
 
-/* w with slot s listed at rank pos (permutation: any rank; count word:
- * s == pos == the count). */
-SLX_HOT uint64_t slr_winsert(const struct slx_type *ty, uint64_t w,
-                             unsigned pos, unsigned s)
+/* Live slots in a snapshot, and the slot of rank i. */
+SLX_HOT unsigned slr_wcount(const struct slx_type *ty, const struct slr_snap *w)
 {
-    if (!slr_permuted(ty))
-        return w + 1;
-    uint64_t nib = w >> 4, low = (UINT64_C(1) << (4u * pos)) - 1;
-    nib = (nib & low) | ((uint64_t)s << (4u * pos)) | ((nib & ~low) << 4);
-    return (nib << 4) | ((w & 15u) + 1);
+    (void)ty;
+    return w->n;
 }
 
-/* w without rank pos (count word: pos is the last rank). */
-SLX_HOT uint64_t slr_wremove(const struct slx_type *ty, uint64_t w,
-                             unsigned pos)
+SLX_HOT unsigned slr_wslot(const struct slx_type *ty, const struct slr_snap *w,
+                           unsigned i)
 {
-    if (!slr_permuted(ty))
-        return w - 1;
-    uint64_t nib = w >> 4, low = (UINT64_C(1) << (4u * pos)) - 1;
-    nib = (nib & low) | ((nib >> 4) & ~low);
-    return (nib << 4) | ((w & 15u) - 1);
+    return slr_tailed(ty) ? w->s[i] : i;
 }
+
+/* Slot a's key is before slot b's. */
+SLX_HOT int slr_slot_less(const struct slx_type *ty, const unsigned char *keys,
+                          unsigned a, unsigned b)
+{
+    return ty->less(keys + (size_t)a * ty->ks, keys + (size_t)b * ty->ks);
+}
+
+/* The snapshot of word w of leaf x: a run and a tail merged into key
+ * order (the tail, at most SLR_TAIL_LEN slots, sorted by insertion). */
+SLX_HOT void slr_snap_of(const struct slx_type *ty, const unsigned char *keys,
+                         uint64_t w, struct slr_snap *v)
+{
+    v->word = w;
+    if (!slr_tailed(ty)) {
+        v->n = (unsigned)w;
+        return;
+    }
+    unsigned char tail[SLR_TAIL_LEN];
+    unsigned t = 0, n = 0, run = slr_wrun(w), used = slr_wused(w);
+    uint64_t mask = slr_wmask(w);
+    for (unsigned s = run; s < used; s++) {
+        if (!((mask >> s) & 1u))
+            continue;
+        unsigned j = t++;
+        for (; j > 0 && slr_slot_less(ty, keys, s, tail[j - 1]); j--)
+            tail[j] = tail[j - 1];
+        tail[j] = (unsigned char)s;
+    }
+    uint64_t live_run = mask & ((UINT64_C(1) << run) - 1);
+    unsigned ti = 0;
+    while (live_run) {
+        unsigned s = (unsigned)__builtin_ctzll(live_run);
+        live_run &= live_run - 1;
+        while (ti < t && slr_slot_less(ty, keys, tail[ti], s))
+            v->s[n++] = tail[ti++];
+        v->s[n++] = (unsigned char)s;
+    }
+    while (ti < t)
+        v->s[n++] = tail[ti++];
+    v->n = n;
+}
+
+/* A reader's snapshot of leaf x (acquire), and a writer's of a leaf it
+ * holds or built. */
+SLX_HOT void slr_snap_read(const struct slx_type *ty, const struct slr_leaf *x,
+                           struct slr_snap *v);
+SLX_HOT void slr_snap_mine(const struct slx_type *ty, const struct slr_leaf *x,
+                           struct slr_snap *v);
 
 /* Publish a leaf's new word: the linearisation point of an in-place
  * write. The release orders the slot it lists (written just before)
@@ -521,28 +597,40 @@ SLX_HOT uint64_t slr_llast(const struct slx_type *ty, const struct slr_leaf *x,
     return slx_load_u(ty, slr_llasts(ty, x) + (size_t)i * ty->ks);
 }
 
-/* The same by rank i in word w (what readers and writers use). */
+SLX_HOT void slr_snap_read(const struct slx_type *ty, const struct slr_leaf *x,
+                           struct slr_snap *v)
+{
+    slr_snap_of(ty, slr_lkeys(ty, x), slr_lword(x), v);
+}
+
+SLX_HOT void slr_snap_mine(const struct slx_type *ty, const struct slr_leaf *x,
+                           struct slr_snap *v)
+{
+    slr_snap_of(ty, slr_lkeys(ty, x), slr_lword_mine(x), v);
+}
+
+/* The same by rank i in snapshot w (what readers and writers use). */
 SLX_HOT unsigned char *slr_rkey(const struct slx_type *ty,
-                                const struct slr_leaf *x, uint64_t w,
-                                unsigned i)
+                                const struct slr_leaf *x,
+                                const struct slr_snap *w, unsigned i)
 {
     return slr_lkey(ty, x, slr_wslot(ty, w, i));
 }
 
 SLX_HOT void *slr_rptr(const struct slx_type *ty, const struct slr_leaf *x,
-                       uint64_t w, unsigned i)
+                       const struct slr_snap *w, unsigned i)
 {
     return slr_lptrs(ty, x)[slr_wslot(ty, w, i)];
 }
 
 SLX_HOT uint64_t slr_rstart(const struct slx_type *ty, const struct slr_leaf *x,
-                            uint64_t w, unsigned i)
+                            const struct slr_snap *w, unsigned i)
 {
     return slr_lstart(ty, x, slr_wslot(ty, w, i));
 }
 
 SLX_HOT uint64_t slr_rlast(const struct slx_type *ty, const struct slr_leaf *x,
-                           uint64_t w, unsigned i)
+                           const struct slr_snap *w, unsigned i)
 {
     return slr_llast(ty, x, slr_wslot(ty, w, i));
 }
@@ -884,17 +972,18 @@ SLX_HOT unsigned slr_route(const struct slx_type *ty, const struct slr_inode *P,
                       strict);
 }
 
-/* Live keys of leaf x (word w) before key (strict: < key, else <= key).
- * A permuted leaf bisects through its word: each probe's slot is a shift
- * of a register, not a load. */
+/* Live keys of leaf x (snapshot w) before key (strict: < key, else <=
+ * key): a bisection, through the snapshot's slot order for a run and a
+ * tail. */
 SLX_HOT unsigned slr_leaf_pos(const struct slx_type *ty,
-                              const struct slr_leaf *x, uint64_t w,
-                              const void *key, int strict)
+                              const struct slr_leaf *x,
+                              const struct slr_snap *w, const void *key,
+                              int strict)
 {
     unsigned n = slr_wcount(ty, w);
     if (n == 0)
         return 0;
-    if (!slr_permuted(ty))
+    if (!slr_tailed(ty))
         return slx_bisect(ty, slr_lkeys(ty, x), n, ty->ks, key, strict);
     unsigned base = 0, len = n;
     while (len > 1) {
@@ -906,6 +995,43 @@ SLX_HOT unsigned slr_leaf_pos(const struct slx_type *ty,
     }
     return base +
            (slx_before(ty, slr_rkey(ty, x, w, base), key, strict) ? 1u : 0u);
+}
+
+/* The slot holding key in leaf x (word w), or SLR_NO_SLOT. A point
+ * lookup needs no order: it bisects the run (dead slots still sort) and
+ * scans the tail, without a snapshot. */
+#define SLR_NO_SLOT 0xffffu
+
+SLX_HOT unsigned slr_leaf_slot(const struct slx_type *ty,
+                               const struct slr_leaf *x, uint64_t w,
+                               const void *key)
+{
+    const unsigned char *k = slr_lkeys(ty, x);
+    unsigned run = slr_tailed(ty) ? slr_wrun(w) : (unsigned)w;
+    if (run) {
+        unsigned pos = slx_bisect(ty, k, run, ty->ks, key, 1);
+        if (pos < run && (!slr_tailed(ty) || ((w >> pos) & 1u)) &&
+            !ty->less(key, k + (size_t)pos * ty->ks))
+            return pos;
+    }
+    if (!slr_tailed(ty))
+        return SLR_NO_SLOT;
+    uint64_t mask = slr_wmask(w);
+    for (unsigned s = run, used = slr_wused(w); s < used; s++) {
+        const unsigned char *ks = k + (size_t)s * ty->ks;
+        if (((mask >> s) & 1u) && !ty->less(key, ks) && !ty->less(ks, key))
+            return s;
+    }
+    return SLR_NO_SLOT;
+}
+
+/* The element with key in leaf x (word w), or NULL. */
+SLX_HOT void *slr_leaf_lookup(const struct slx_type *ty,
+                              const struct slr_leaf *x, uint64_t w,
+                              const void *key)
+{
+    unsigned s = slr_leaf_slot(ty, x, w, key);
+    return s == SLR_NO_SLOT ? NULL : slr_lptrs(ty, x)[s];
 }
 
 /* Start loading a node's first lines while its header is examined. */
@@ -999,12 +1125,12 @@ SLX_HOT void *slr_next_from(const struct slx_type *ty, struct slr_list *L,
     struct slr_pos p;
     for (;;) {
         slr_descend(ty, L, key, 0, &p);
-        uint64_t w = slr_lword(p.leaf);
+        const struct slr_snap *w = it->w;
+        slr_snap_read(ty, p.leaf, it->w);
         unsigned pos = slr_leaf_pos(ty, p.leaf, w, key, strict);
         if (pos < slr_wcount(ty, w)) {
             it->L = L;
             it->leaf = p.leaf;
-            it->w = w;
             it->slot = pos;
             return slr_rptr(ty, p.leaf, w, pos);
         }
@@ -1026,12 +1152,12 @@ SLX_HOT void *slr_prev_from(const struct slx_type *ty, struct slr_list *L,
     struct slr_pos p;
     for (;;) {
         slr_descend(ty, L, key, strict, &p);
-        uint64_t w = slr_lword(p.leaf);
+        const struct slr_snap *w = it->w;
+        slr_snap_read(ty, p.leaf, it->w);
         unsigned pos = slr_leaf_pos(ty, p.leaf, w, key, strict);
         if (pos > 0) {
             it->L = L;
             it->leaf = p.leaf;
-            it->w = w;
             it->slot = pos - 1;
             return slr_rptr(ty, p.leaf, w, pos - 1);
         }
@@ -1049,22 +1175,18 @@ SLX_HOT void *slr_find(const struct slx_type *ty, const struct slr_list *L,
                        const void *key)
 {
     const struct slr_leaf *x = slr_leaf_for(ty, L, key, 0);
-    uint64_t w = slr_lword(x);
-    unsigned pos = slr_leaf_pos(ty, x, w, key, 1);
-    if (pos < slr_wcount(ty, w) && !ty->less(key, slr_rkey(ty, x, w, pos)))
-        return slr_rptr(ty, x, w, pos);
-    return NULL;
+    return slr_leaf_lookup(ty, x, slr_lword(x), key);
 }
 
 SLX_HOT void *slr_first(const struct slx_type *ty, struct slr_list *L,
                         struct slr_iter *it)
 {
     const struct slr_leaf *x = slr_edge_leaf(ty, L, 0);
-    uint64_t w = slr_lword(x);
+    const struct slr_snap *w = it->w;
+    slr_snap_read(ty, x, it->w);
     unsigned n = slr_wcount(ty, w);
     it->L = L;
     it->leaf = n ? x : NULL; /* empty: the sole leaf of an empty list */
-    it->w = w;
     it->slot = 0;
     return n ? slr_rptr(ty, x, w, 0) : NULL;
 }
@@ -1073,11 +1195,11 @@ SLX_HOT void *slr_last(const struct slx_type *ty, struct slr_list *L,
                        struct slr_iter *it)
 {
     const struct slr_leaf *x = slr_edge_leaf(ty, L, 1);
-    uint64_t w = slr_lword(x);
+    const struct slr_snap *w = it->w;
+    slr_snap_read(ty, x, it->w);
     unsigned n = slr_wcount(ty, w);
     it->L = L;
     it->leaf = n ? x : NULL;
-    it->w = w;
     it->slot = n ? n - 1 : 0;
     return n ? slr_rptr(ty, x, w, n - 1) : NULL;
 }
@@ -1124,7 +1246,7 @@ static SLX_UNUSED size_t slr_count(const struct slx_type *ty,
     memcpy(key, slr_it_key(ty, &it), ty->ks);
     for (;;) {
         slr_descend(ty, L, key, 0, &p);
-        cnt += slr_wcount(ty, slr_lword(p.leaf));
+        cnt += slr_count_of(ty, slr_lword(p.leaf));
         if (!p.hi)
             return cnt;
         memcpy(key, p.hi, ty->ks);
@@ -1326,7 +1448,7 @@ struct slr_succ_hint {
  * none. */
 static SLX_UNUSED int
 slr_run_after(const struct slx_type *ty, struct slr_list *L,
-              const struct slr_leaf *x, uint64_t w, unsigned i,
+              const struct slr_leaf *x, const struct slr_snap *w, unsigned i,
               const struct slr_succ_hint *hint, uint64_t *gs, uint64_t *ge)
 {
     uint64_t last = slr_rlast(ty, x, w, i), next = 0;
@@ -1354,8 +1476,9 @@ slr_run_after(const struct slx_type *ty, struct slr_list *L,
  * next start (the first start after the leaf is `succ`, or none). */
 static SLX_UNUSED uint64_t slr_leaf_gap(const struct slx_type *ty,
                                         struct slr_list *L,
-                                        const struct slr_leaf *x, uint64_t w,
-                                        uint64_t succ, int has_succ)
+                                        const struct slr_leaf *x,
+                                        const struct slr_snap *w, uint64_t succ,
+                                        int has_succ)
 {
     struct slr_succ_hint hint = {1, has_succ, succ};
     uint64_t m = 0, gs, ge;
@@ -1373,7 +1496,8 @@ static SLX_UNUSED uint64_t slr_leaf_gap(const struct slx_type *ty,
 static SLX_UNUSED uint64_t slr_new_leaf_gap(const struct slx_type *ty,
                                             struct slr_list *L,
                                             const struct slr_leaf *x,
-                                            uint64_t w, const void *after)
+                                            const struct slr_snap *w,
+                                            const void *after)
 {
     uint64_t succ = 0;
     int has = slr_succ(ty, L, after, &succ);
@@ -1635,16 +1759,17 @@ static SLX_UNUSED void slr_copy_slot(const struct slx_type *ty,
                slr_llasts(ty, x) + (size_t)s * ty->ks, ty->ks);
 }
 
-/* Copy ranks [a, b) of x (word w) to slots to, to + 1, ... of y: one
+/* Copy ranks [a, b) of x (snapshot w) to slots to, to + 1, ... of y: one
  * block per array when ranks are slots. */
 static SLX_UNUSED void slr_copy_ranks(const struct slx_type *ty,
                                       struct slr_leaf *y, unsigned to,
-                                      const struct slr_leaf *x, uint64_t w,
-                                      unsigned a, unsigned b)
+                                      const struct slr_leaf *x,
+                                      const struct slr_snap *w, unsigned a,
+                                      unsigned b)
 {
     if (b <= a)
         return;
-    if (slr_permuted(ty)) {
+    if (slr_tailed(ty)) {
         for (unsigned i = a; i < b; i++)
             slr_copy_slot(ty, y, to++, x, slr_wslot(ty, w, i));
         return;
@@ -1681,24 +1806,24 @@ static SLX_UNUSED void slr_seal(const struct slx_type *ty, struct slr_leaf *y,
 static SLX_UNUSED unsigned slr_mine_n(const struct slx_type *ty,
                                       const struct slr_leaf *x)
 {
-    return slr_wcount(ty, slr_lword_mine(x));
+    return slr_count_of(ty, slr_lword_mine(x));
 }
 
 /* The largest key of a leaf this writer holds (or built). */
 static SLX_UNUSED const unsigned char *
 slr_mine_last_key(const struct slx_type *ty, const struct slr_leaf *x)
 {
-    uint64_t w = slr_lword_mine(x);
+    struct slr_snap w[1];
+    slr_snap_mine(ty, x, w);
     return slr_rkey(ty, x, w, slr_wcount(ty, w) - 1);
 }
 
-/* Ranks [a, b) of "x (word w) with (key, e, last) at rank pos" into y
- * from slot 0, sealed. */
-static SLX_UNUSED void slr_fill_leaf(const struct slx_type *ty,
-                                     struct slr_leaf *y,
-                                     const struct slr_leaf *x, uint64_t w,
-                                     unsigned pos, const void *key, void *e,
-                                     uint64_t last, unsigned a, unsigned b)
+/* Ranks [a, b) of "x (snapshot w) with (key, e, last) at rank pos" into
+ * y from slot 0, sealed. */
+static SLX_UNUSED void
+slr_fill_leaf(const struct slx_type *ty, struct slr_leaf *y,
+              const struct slr_leaf *x, const struct slr_snap *w, unsigned pos,
+              const void *key, void *e, uint64_t last, unsigned a, unsigned b)
 {
     unsigned to = 0;
     unsigned lo = a < pos ? a : pos, hi = b < pos ? b : pos;
@@ -1721,7 +1846,9 @@ static SLX_UNUSED uint64_t slr_gap_after(struct slr_op *op,
 {
     if (!op->ty->extent)
         return 0;
-    return slr_new_leaf_gap(op->ty, op->L, y, slr_lword_mine(y), after);
+    struct slr_snap w[1];
+    slr_snap_mine(op->ty, y, w);
+    return slr_new_leaf_gap(op->ty, op->L, y, w, after);
 }
 
 /* Lock the parent of the leaf a search found and check that the parent
@@ -1737,19 +1864,20 @@ static SLX_UNUSED int slr_lock_leaf(struct slr_op *op, const struct slr_pos *p)
     return 0;
 }
 
-/* Extent face, a leaf written in place whose next word is w: its bound
- * in the parent (locked) set to what w lists, and carried up. `wide` is
- * whichever of the old and the new word lists more: the successor is
- * searched after its last key, which an erase may be removing. */
+/* Extent face, a leaf written in place whose next word is `next`: its
+ * bound in the parent (locked) set to what that word lists, and carried
+ * up. `after`: the largest key of the old and the new word (the successor
+ * is searched after it, and an erase may be removing it). */
 static SLX_UNUSED void slr_regap(struct slr_op *op, const struct slr_pos *p,
-                                 uint64_t w, uint64_t wide)
+                                 uint64_t next, const void *after)
 {
     const struct slx_type *ty = op->ty;
     if (!ty->extent)
         return;
     const struct slr_leaf *x = p->leaf;
-    uint64_t g = slr_new_leaf_gap(
-        ty, op->L, x, w, slr_rkey(ty, x, wide, slr_wcount(ty, wide) - 1));
+    struct slr_snap w[1];
+    slr_snap_of(ty, slr_lkeys(ty, x), next, w);
+    uint64_t g = slr_new_leaf_gap(ty, op->L, x, w, after);
     uint64_t *slot = &slr_igaps(ty, p->parent)[p->slot];
     if (SLR_LOAD_RLX(slot) == g)
         return;
@@ -1757,43 +1885,64 @@ static SLX_UNUSED void slr_regap(struct slr_op *op, const struct slr_pos *p,
     slr_gap_up(op, p->parent);
 }
 
-#ifdef SKIPLIST_RCU_PLANT_REUSE_DEAD
-/* Planted fault: a dead slot of the leaf (one written before and not
- * listed in w), which readers holding an older word may still read. */
-static SLX_UNUSED unsigned slr_plant_dead_slot(const struct slx_type *ty,
-                                               const struct slr_leaf *x,
-                                               uint64_t w)
+/* The word after inserting a key into never-used slot s of a leaf with
+ * word w, or 0 when it cannot be done in place: a run and a tail extend
+ * the run when the key is above the run's last and there is no tail, or
+ * else grow the tail while it has room; a count word only appends. */
+static SLX_UNUSED uint64_t slr_word_insert(const struct slx_type *ty,
+                                           const struct slr_leaf *x, uint64_t w,
+                                           const void *key)
 {
-    unsigned live = 0;
-    for (unsigned i = 0; i < slr_wcount(ty, w); i++)
-        live |= 1u << slr_wslot(ty, w, i);
-    for (unsigned s = 0; s < x->used; s++)
-        if (!(live & (1u << s)))
-            return s;
-    return x->used;
+    if (!slr_tailed(ty)) {
+        unsigned n = (unsigned)w;
+        int append = n == 0 || ty->less(slr_lkey(ty, x, n - 1), key);
+        return append && x->used == n ? w + 1 : 0;
+    }
+    unsigned run = slr_wrun(w), used = slr_wused(w);
+    if (used >= ty->kpn)
+        return 0;
+    int extends =
+        run == used && (run == 0 || ty->less(slr_lkey(ty, x, run - 1), key));
+    if (!extends && used - run >= SLR_TAIL_LEN)
+        return 0;
+    return slr_wmake(slr_wmask(w) | UINT64_C(1) << used,
+                     run + (extends ? 1u : 0u), used + 1);
 }
-#endif
 
-/* Insert (key, e, last) at rank pos of the locked leaf without copying
- * it: written into the never-used slot `used`, then listed by one release
- * store of the word (the linearisation point). 1 when this leaf cannot
- * take it in place (no never-used slot; a count word and not an append):
+/* The never-used slot an insert in place writes. */
+static SLX_UNUSED unsigned slr_fresh_slot(const struct slx_type *ty,
+                                          const struct slr_leaf *x, uint64_t w)
+{
+    unsigned s = slr_tailed(ty) ? slr_wused(w) : x->used;
+#ifdef SKIPLIST_RCU_PLANT_REUSE_DEAD
+    /* Planted fault: a dead slot (written before, not live), which
+     * readers holding an older word may still read. */
+    for (unsigned d = 0; slr_tailed(ty) && d < s; d++)
+        if (!((slr_wmask(w) >> d) & 1u))
+            return d;
+#endif
+    return s;
+}
+
+/* Insert (key, e, last) into the locked leaf without copying it: written
+ * into a never-used slot, then listed by one release store of the word
+ * (the linearisation point). 1 when this leaf cannot take it in place:
  * the caller copies. */
 static SLX_UNUSED int slr_put_in_place(struct slr_op *op,
-                                       const struct slr_pos *p, uint64_t w,
-                                       unsigned pos, const void *key, void *e,
-                                       uint64_t last)
+                                       const struct slr_pos *p, const void *key,
+                                       void *e, uint64_t last)
 {
     const struct slx_type *ty = op->ty;
     struct slr_leaf *x = (struct slr_leaf *)(uintptr_t)p->leaf;
-    unsigned n = slr_wcount(ty, w), s = x->used;
-    if (s >= ty->kpn || (!slr_permuted(ty) && (pos != n || s != n)))
+    uint64_t w = slr_lword_mine(x);
+    uint64_t next = slr_word_insert(ty, x, w, key);
+    if (!next)
         return 1;
+    unsigned s = slr_fresh_slot(ty, x, w);
 #ifdef SKIPLIST_RCU_PLANT_REUSE_DEAD
-    if (slr_permuted(ty))
-        s = slr_plant_dead_slot(ty, x, w);
+    if (slr_tailed(ty) && s != slr_wused(w))
+        next = (next & ~slr_wmask(next)) | slr_wmask(w) | UINT64_C(1) << s;
 #endif
-    uint64_t next = slr_winsert(ty, w, pos, s);
 #ifdef SKIPLIST_RCU_PLANT_SLOT_AFTER_WORD
     slr_publish_word(x, next); /* planted fault: listed before written */
     slr_set_slot(ty, x, s, key, e, last);
@@ -1801,45 +1950,59 @@ static SLX_UNUSED int slr_put_in_place(struct slr_op *op,
     slr_set_slot(ty, x, s, key, e, last);
     slr_publish_word(x, next);
 #endif
-    if (s == x->used)
+    if (!slr_tailed(ty))
         x->used = s + 1;
-    slr_regap(op, p, next, next);
+    slr_regap(op, p, next, slr_mine_last_key(ty, x));
     return 0;
 }
 
-/* Erase rank pos of the locked leaf without copying it: one release store
- * of the word without its slot, which stays dead (never written again
- * while the leaf is reachable). The bound is raised first: the runs only
- * grow, so it holds before the store and after. 1 when a count word
- * cannot drop that rank (not the last): the caller copies. */
+/* Erase slot sl of the locked leaf (word w) without copying it: one
+ * release store of the word without the slot, which stays dead (never
+ * written again while the leaf is reachable). The bound is raised first:
+ * the runs only grow, so it holds before the store and after. 1 when a
+ * count word cannot drop that slot (not the last): the caller copies. */
 static SLX_UNUSED int slr_take_in_place(struct slr_op *op,
                                         const struct slr_pos *p, uint64_t w,
-                                        unsigned pos)
+                                        unsigned sl)
 {
     const struct slx_type *ty = op->ty;
     struct slr_leaf *x = (struct slr_leaf *)(uintptr_t)p->leaf;
-    if (!slr_permuted(ty) && pos + 1 != slr_wcount(ty, w))
+    if (!slr_tailed(ty) && sl + 1 != (unsigned)w)
         return 1;
-    uint64_t next = slr_wremove(ty, w, pos);
-    slr_regap(op, p, next, w);
+    uint64_t next = slr_tailed(ty) ? w & ~(UINT64_C(1) << sl) : w - 1;
+    if (ty->extent)
+        slr_regap(op, p, next, slr_mine_last_key(ty, x));
     slr_publish_word(x, next);
     return 0;
 }
 
-/* Insert (key, e, last) at rank pos of the locked leaf: in place when it
+/* The rank of slot sl in snapshot w. */
+static SLX_UNUSED unsigned slr_rank_of(const struct slx_type *ty,
+                                       const struct slr_snap *w, unsigned sl)
+{
+    if (!slr_tailed(ty))
+        return sl;
+    unsigned i = 0;
+    while (i < w->n && w->s[i] != sl)
+        i++;
+    return i;
+}
+
+/* Insert (key, e, last), absent, into the locked leaf: in place when it
  * can; else a compacted copy with one more slot, or two halves when it is
  * full (a split draws the new entry's height). */
 static SLX_UNUSED int slr_put(struct slr_op *op, const struct slr_pos *p,
-                              unsigned pos, const void *key, void *e,
-                              uint64_t last)
+                              const void *key, void *e, uint64_t last)
 {
     const struct slx_type *ty = op->ty;
     const struct slr_leaf *x = p->leaf;
-    uint64_t w = slr_lword_mine(x);
-    unsigned n = slr_wcount(ty, w);
+    unsigned n = slr_mine_n(ty, x);
     struct slr_change ch;
-    if (n < ty->kpn && !slr_put_in_place(op, p, w, pos, key, e, last))
+    if (n < ty->kpn && !slr_put_in_place(op, p, key, e, last))
         return 0;
+    struct slr_snap w[1];
+    slr_snap_mine(ty, x, w);
+    unsigned pos = slr_leaf_pos(ty, x, w, key, 1);
     slr_add_old(op, (void *)(uintptr_t)x, 1);
     if (n < ty->kpn) {
         struct slr_leaf *y = slr_op_leaf(op);
@@ -1867,9 +2030,13 @@ static SLX_UNUSED int slr_put(struct slr_op *op, const struct slr_pos *p,
     ch.c[0] = a;
     ch.c[1] = b;
     ch.sep = slr_lkey(ty, b, 0);
-    ch.gap[0] = ty->extent ? slr_leaf_gap(ty, op->L, a, slr_lword_mine(a),
-                                          slr_lstart(ty, b, 0), 1)
-                           : 0;
+    if (ty->extent) {
+        struct slr_snap aw[1];
+        slr_snap_mine(ty, a, aw);
+        ch.gap[0] = slr_leaf_gap(ty, op->L, a, aw, slr_lstart(ty, b, 0), 1);
+    } else {
+        ch.gap[0] = 0;
+    }
     ch.gap[1] = slr_gap_after(op, b, slr_mine_last_key(ty, b));
     op->h = slr_draw(ty, op->L);
     SLR_ADD(&op->L->splits, 1);
@@ -1890,17 +2057,17 @@ slr_merge_sibling(const struct slx_type *ty, const struct slr_inode *P,
     return slr_mine_n(ty, s) + n - 1 <= ty->kpn / 2 ? s : NULL;
 }
 
-/* Remove rank pos of the locked leaf: in place when it can; merged into
- * a copy with a sibling under the same parent when both then fit in half
- * a leaf; no leaf at all when it empties; else a compacted copy. */
+/* Remove slot sl of the locked leaf: in place when it can; merged into a
+ * copy with a sibling under the same parent when both then fit in half a
+ * leaf; no leaf at all when it empties; else a compacted copy. */
 static SLX_UNUSED int slr_take(struct slr_op *op, const struct slr_pos *p,
-                               unsigned pos)
+                               unsigned sl)
 {
     const struct slx_type *ty = op->ty;
     const struct slr_leaf *x = p->leaf;
     struct slr_inode *P = p->parent;
-    uint64_t w = slr_lword_mine(x);
-    unsigned n = slr_wcount(ty, w), j = p->slot, cnt = 1, sj = 0;
+    uint64_t word = slr_lword_mine(x);
+    unsigned n = slr_count_of(ty, word), j = p->slot, cnt = 1, sj = 0;
     struct slr_change ch;
     if (n == 1) {
         slr_add_old(op, (void *)(uintptr_t)x, 1);
@@ -1909,8 +2076,11 @@ static SLX_UNUSED int slr_take(struct slr_op *op, const struct slr_pos *p,
         return slr_apply(op, P, j, 1, ch);
     }
     const struct slr_leaf *s = slr_merge_sibling(ty, P, j, n, &sj);
-    if (!s && !slr_take_in_place(op, p, w, pos))
+    if (!s && !slr_take_in_place(op, p, word, sl))
         return 0;
+    struct slr_snap w[1];
+    slr_snap_mine(ty, x, w);
+    unsigned pos = slr_rank_of(ty, w, sl);
     slr_add_old(op, (void *)(uintptr_t)x, 1);
     struct slr_leaf *y = slr_op_leaf(op);
     if (!y)
@@ -1918,7 +2088,8 @@ static SLX_UNUSED int slr_take(struct slr_op *op, const struct slr_pos *p,
     const struct slr_leaf *right = x; /* the leaf whose last key ends y */
     unsigned to = 0;
     if (s) {
-        uint64_t sw = slr_lword_mine(s);
+        struct slr_snap sw[1];
+        slr_snap_mine(ty, s, sw);
         unsigned sn = slr_wcount(ty, sw);
         slr_add_old(op, (void *)(uintptr_t)s, 1);
         SLR_ADD(&op->L->merges, 1);
@@ -1965,18 +2136,6 @@ static SLX_UNUSED int slr_settle(struct slr_op *op, int rc)
 
 /* --- the ordered index --------------------------------------------- */
 
-/* Rank of key in leaf x (word w), and its element when present. */
-static SLX_UNUSED unsigned slr_key_at(const struct slx_type *ty,
-                                      const struct slr_leaf *x, uint64_t w,
-                                      const void *key, void **found)
-{
-    unsigned pos = slr_leaf_pos(ty, x, w, key, 1);
-    *found = pos < slr_wcount(ty, w) && !ty->less(key, slr_rkey(ty, x, w, pos))
-                 ? slr_rptr(ty, x, w, pos)
-                 : NULL;
-    return pos;
-}
-
 static SLX_UNUSED int slr_insert(const struct slx_type *ty, struct slr_list *L,
                                  void *e, void **existing)
 {
@@ -1989,15 +2148,13 @@ static SLX_UNUSED int slr_insert(const struct slx_type *ty, struct slr_list *L,
     rcu_read_lock();
     do {
         struct slr_pos p;
-        void *found;
         slr_descend(ty, L, key, 0, &p);
-        slr_key_at(ty, p.leaf, slr_lword(p.leaf), key, &found);
+        void *found = slr_leaf_lookup(ty, p.leaf, slr_lword(p.leaf), key);
         slr_op_init(&op, ty, L);
         rc = found ? -EEXIST : slr_lock_leaf(&op, &p);
         if (!rc) { /* again under the lock: the leaf may have changed */
-            unsigned pos =
-                slr_key_at(ty, p.leaf, slr_lword_mine(p.leaf), key, &found);
-            rc = found ? -EEXIST : slr_put(&op, &p, pos, key, e, 0);
+            found = slr_leaf_lookup(ty, p.leaf, slr_lword_mine(p.leaf), key);
+            rc = found ? -EEXIST : slr_put(&op, &p, key, e, 0);
         }
         if (rc == -EEXIST && existing)
             *existing = found;
@@ -2018,17 +2175,17 @@ static SLX_UNUSED int slr_erase_key(const struct slx_type *ty,
     rcu_read_lock();
     do {
         struct slr_pos p;
-        void *victim;
         slr_descend(ty, L, key, 0, &p);
-        slr_key_at(ty, p.leaf, slr_lword(p.leaf), key, &victim);
+        void *victim = slr_leaf_lookup(ty, p.leaf, slr_lword(p.leaf), key);
         slr_op_init(&op, ty, L);
         rc = !victim || (match && victim != match) ? -ENOENT
                                                    : slr_lock_leaf(&op, &p);
         if (!rc) { /* again under the lock: the leaf may have changed */
-            unsigned pos =
-                slr_key_at(ty, p.leaf, slr_lword_mine(p.leaf), key, &victim);
+            uint64_t w = slr_lword_mine(p.leaf);
+            unsigned sl = slr_leaf_slot(ty, p.leaf, w, key);
+            victim = sl == SLR_NO_SLOT ? NULL : slr_lptrs(ty, p.leaf)[sl];
             rc = !victim || (match && victim != match) ? -ENOENT
-                                                       : slr_take(&op, &p, pos);
+                                                       : slr_take(&op, &p, sl);
         }
         rc = slr_settle(&op, rc);
         if (!rc && out)
@@ -2059,7 +2216,8 @@ static SLX_UNUSED int slr_hole_leaf(const struct slx_type *ty,
                                     const struct slr_succ_hint *hint,
                                     struct slx_holereq *r, uint64_t *longest)
 {
-    uint64_t w = slr_lword(x);
+    struct slr_snap w[1];
+    slr_snap_read(ty, x, w);
     unsigned n = slr_wcount(ty, w);
     *longest = 0;
     for (unsigned k = 0; k < n; k++) {
@@ -2088,8 +2246,9 @@ static SLX_UNUSED void slr_repair_bound(const struct slx_type *ty,
     slr_op_init(&op, ty, L);
     if (slr_lock_live(&op, P) && SLR_LOAD_RLX(slr_ichildp(ty, P, j)) == x &&
         slr_mine_n(ty, x)) {
-        uint64_t g = slr_new_leaf_gap(ty, L, x, slr_lword_mine(x),
-                                      slr_mine_last_key(ty, x));
+        struct slr_snap w[1];
+        slr_snap_mine(ty, x, w);
+        uint64_t g = slr_new_leaf_gap(ty, L, x, w, slr_mine_last_key(ty, x));
         uint64_t *slot = &slr_igaps(ty, P)[j];
         if (g < SLR_LOAD_RLX(slot)) {
             SLR_STORE_RLX(slot, g);
@@ -2109,7 +2268,8 @@ static SLX_UNUSED void slr_sibling_hint(const struct slx_type *ty,
     if (j + 1 < P->n) {
         const struct slr_leaf *y =
             (const struct slr_leaf *)slr_ichild(ty, P, j + 1);
-        uint64_t w = slr_lword(y);
+        struct slr_snap w[1];
+        slr_snap_read(ty, y, w);
         if (slr_wcount(ty, w)) {
             h->known = h->has = 1;
             h->v = slr_rstart(ty, y, w, 0);
@@ -2202,7 +2362,8 @@ static SLX_UNUSED void *slr_ext_clash(const struct slx_type *ty,
     unsigned char k[8];
     struct slr_iter it;
     slx_store_u(ty, k, s);
-    uint64_t w = slr_lword_mine(x);
+    struct slr_snap w[1];
+    slr_snap_mine(ty, x, w);
     unsigned pos = slr_leaf_pos(ty, x, w, k, 1);
     if (pos > 0) {
         if (slr_rlast(ty, x, w, pos - 1) >= s)
@@ -2246,10 +2407,7 @@ static SLX_UNUSED int slr_ext_put(const struct slx_type *ty, struct slr_list *L,
             }
         }
         if (!rc)
-            rc = slr_put(
-                &op, &px,
-                slr_leaf_pos(ty, px.leaf, slr_lword_mine(px.leaf), ks, 1), ks,
-                e, last);
+            rc = slr_put(&op, &px, ks, e, last);
         rc = slr_settle(&op, rc);
     } while (rc == -EAGAIN);
     return rc;
@@ -2305,7 +2463,8 @@ static SLX_UNUSED int slr_raise_pred(struct slr_op *op,
         return -EAGAIN;
     /* x may have been written in place since the search: e must still be
      * its first extent for the raise below to be the right one. */
-    uint64_t xw = slr_lword_mine(x);
+    struct slr_snap xw[1];
+    slr_snap_mine(ty, x, xw);
     unsigned xn = slr_wcount(ty, xw);
     if (!xn || slr_rptr(ty, x, xw, 0) != e)
         return -EAGAIN;
@@ -2315,7 +2474,9 @@ static SLX_UNUSED int slr_raise_pred(struct slr_op *op,
         succ = slr_rstart(ty, x, xw, 1);
     else
         has = slr_succ(ty, L, k, &succ);
-    uint64_t g = slr_leaf_gap(ty, L, pred, slr_lword_mine(pred), succ, has);
+    struct slr_snap pw_snap[1];
+    slr_snap_mine(ty, pred, pw_snap);
+    uint64_t g = slr_leaf_gap(ty, L, pred, pw_snap, succ, has);
     uint64_t *slot = &slr_igaps(ty, pw.parent)[pw.slot];
     if (g > SLR_LOAD_RLX(slot)) {
         SLR_STORE_RLX(slot, g);
@@ -2338,10 +2499,11 @@ static SLX_UNUSED int slr_ext_erase(const struct slx_type *ty,
     rcu_read_lock();
     do {
         struct slr_pos p;
-        void *found;
+        struct slr_snap w[1];
         slr_descend(ty, L, k, 0, &p);
-        unsigned pos = slr_key_at(ty, p.leaf, slr_lword(p.leaf), k, &found);
-        if (found != e) {
+        slr_snap_read(ty, p.leaf, w);
+        unsigned pos = slr_leaf_pos(ty, p.leaf, w, k, 1);
+        if (pos >= slr_wcount(ty, w) || slr_rptr(ty, p.leaf, w, pos) != e) {
             rc = -ENOENT;
             break;
         }
@@ -2351,13 +2513,14 @@ static SLX_UNUSED int slr_ext_erase(const struct slx_type *ty,
         if (!rc)
             rc = slr_lock_leaf(&op, &p);
         if (!rc) { /* again under the lock: the leaf may have changed */
-            pos = slr_key_at(ty, p.leaf, slr_lword_mine(p.leaf), k, &found);
-            if (found != e)
+            slr_snap_mine(ty, p.leaf, w);
+            pos = slr_leaf_pos(ty, p.leaf, w, k, 1);
+            if (pos >= slr_wcount(ty, w) || slr_rptr(ty, p.leaf, w, pos) != e)
                 rc = -ENOENT; /* erased meanwhile (x holds e's key) */
             else if (pos == 0 && !raised)
                 rc = -EAGAIN; /* now first: the raise comes first */
             else
-                rc = slr_take(&op, &p, pos);
+                rc = slr_take(&op, &p, slr_wslot(ty, w, pos));
         }
         rc = slr_settle(&op, rc);
     } while (rc == -EAGAIN);
@@ -2543,7 +2706,8 @@ static SLX_UNUSED void slr_free_tree(const struct slx_type *ty,
             continue;
         }
         struct slr_leaf *x = (struct slr_leaf *)c;
-        uint64_t w = slr_lword_mine(x);
+        struct slr_snap w[1];
+        slr_snap_mine(ty, x, w);
         for (unsigned i = 0; fn && i < slr_wcount(ty, w); i++)
             fn(slr_rptr(ty, x, w, i), arg);
         slr_free_leaf_now(L, x);
@@ -2608,19 +2772,25 @@ static SLX_UNUSED int slr_check_word(struct slr_checker *c,
                                      const struct slr_leaf *x, uint64_t w)
 {
     const struct slx_type *ty = c->ty;
-    unsigned n = slr_wcount(ty, w), seen = 0;
-    if (x->used > ty->kpn || n > x->used)
-        return slr_fail(c, "leaf %zu: %u live of %u slots written (KPN %u)",
-                        c->leaves, n, x->used, ty->kpn);
-    for (unsigned i = 0; slr_permuted(ty) && i < n; i++) {
-        unsigned sl = slr_wslot(ty, w, i);
-        if (sl >= x->used || (seen & (1u << sl)))
-            return slr_fail(c,
-                            "leaf %zu rank %u: slot %u never written or "
-                            "listed twice",
-                            c->leaves, i, sl);
-        seen |= 1u << sl;
+    if (!slr_tailed(ty)) {
+        if (x->used > ty->kpn || (unsigned)w > x->used)
+            return slr_fail(c, "leaf %zu: %u live of %u slots written (KPN %u)",
+                            c->leaves, (unsigned)w, x->used, ty->kpn);
+        return 0;
     }
+    unsigned run = slr_wrun(w), used = slr_wused(w);
+    if (used > ty->kpn || run > used || used - run > SLR_TAIL_LEN ||
+        (w >> (SLR_TAIL_KPN + 12)) != 0)
+        return slr_fail(c,
+                        "leaf %zu: run %u, %u slots written (KPN %u, tail at "
+                        "most %u)",
+                        c->leaves, run, used, ty->kpn, SLR_TAIL_LEN);
+    if (slr_wmask(w) >> used)
+        return slr_fail(c, "leaf %zu: a slot never written is live", c->leaves);
+    for (unsigned s = 1; s < run; s++)
+        if (!slr_slot_less(ty, slr_lkeys(ty, x), s - 1, s))
+            return slr_fail(c, "leaf %zu: run slots %u and %u out of order",
+                            c->leaves, s - 1, s);
     return 0;
 }
 
@@ -2636,9 +2806,11 @@ static SLX_UNUSED int slr_check_leaf(struct slr_checker *c,
     if (x->parent != P)
         return slr_fail(c, "leaf %zu: parent pointer is not its parent",
                         c->leaves);
-    uint64_t w = slr_lword_mine(x);
+    uint64_t word = slr_lword_mine(x);
+    int rc = slr_check_word(c, x, word);
+    struct slr_snap w[1];
+    slr_snap_mine(ty, x, w);
     unsigned n = slr_wcount(ty, w);
-    int rc = slr_check_word(c, x, w);
     if (rc)
         return rc;
     if (n == 0)

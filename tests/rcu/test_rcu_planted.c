@@ -57,7 +57,7 @@
     "/tests/rcu/tsan.supp' "
 /* Rounds of the stress per run: a plant must show within them. Each
  * round is a fresh race; the plain build's readers see a slot listed
- * before it is written, or a dead slot rewritten, in a round of a few
+ * before it is written in a round of a few
  * (hence more rounds there: a run stops at its first failure), every
  * other plant in nearly every round. */
 #define ROUNDS_CONTROL 2
@@ -224,12 +224,10 @@ Test(rcu_planted, word_relaxed_tsan)
                ROUNDS_PLANT, "TSan", tsan_needles);
 }
 
-Test(rcu_planted, reuse_dead_plain)
-{
-    must_catch("SKIPLIST_RCU_PLANT_REUSE_DEAD", "", "", ROUNDS_PLANT_RARE,
-               "plain", plain_needles);
-}
-
+/* REUSE_DEAD has no plain run: a dead run slot rewritten out of order
+ * can send a plain reader's bisection round the same leaf for longer than
+ * the suite's timeout instead of to a check that names it; TSan names the
+ * rewrite of a slot another thread may be reading at once. */
 Test(rcu_planted, reuse_dead_tsan)
 {
     must_catch("SKIPLIST_RCU_PLANT_REUSE_DEAD", TSAN_FLAGS, TSAN_ENV,

@@ -67,12 +67,14 @@ static uint64_t *xc_ikey(const struct slx_type *ty, struct slr_inode *P,
 static uint64_t *xc_lkey(const struct slx_type *ty, struct slr_leaf *x,
                          unsigned i)
 {
-    return (uint64_t *)(void *)slr_rkey(ty, x, slr_lword(x), i);
+    struct slr_snap w[1];
+    slr_snap_read(ty, x, w);
+    return (uint64_t *)(void *)slr_rkey(ty, x, w, i);
 }
 
 static unsigned xc_count(const struct slx_type *ty, const struct slr_leaf *x)
 {
-    return slr_wcount(ty, slr_lword(x));
+    return slr_count_of(ty, slr_lword(x));
 }
 
 static struct slr_inode *xc_child(const struct slx_type *ty,
@@ -200,25 +202,16 @@ static void m_leaf_full(struct xm *m, struct xc_break *b)
 {
     struct slr_leaf *x =
         (struct slr_leaf *)slr_ichild(XM_TY, xc_level1(XM_TY, &m->sl), 0);
-    XC_SET(b, x->order, (slr_lword(x) & ~(uint64_t)15) | 5u);
-}
-/* A word that lists one slot twice (two live keys: rank 1 names rank 0's
- * slot). */
-static void m_leaf_twice(struct xm *m, struct xc_break *b)
-{
-    struct slr_leaf *x =
-        (struct slr_leaf *)slr_ichild(XM_TY, xc_level1(XM_TY, &m->sl), 0);
     uint64_t w = slr_lword(x);
-    cr_assert_geq(slr_wcount(XM_TY, w), 2u);
-    uint64_t s0 = (w >> 4) & 15u;
-    XC_SET(b, x->order, (w & ~((uint64_t)15 << 8)) | (s0 << 8));
+    XC_SET(b, x->order,
+           slr_wmake(slr_wmask(w) | (uint64_t)1 << 4, slr_wrun(w), 5u));
 }
-/* A word that lists a slot never written. */
+/* A word that lists a slot never written (slot 5 of 4). */
 static void m_leaf_unwritten(struct xm *m, struct xc_break *b)
 {
     struct slr_leaf *x =
         (struct slr_leaf *)slr_ichild(XM_TY, xc_level1(XM_TY, &m->sl), 0);
-    XC_SET(b, x->order, slr_lword(x) | (uint64_t)15 << 4); /* slot 15 */
+    XC_SET(b, x->order, slr_lword(x) | (uint64_t)1 << 5);
 }
 static void m_leaf_order(struct xm *m, struct xc_break *b)
 {
@@ -239,7 +232,7 @@ static void m_leaf_empty(struct xm *m, struct xc_break *b)
 {
     struct slr_leaf *x =
         (struct slr_leaf *)slr_ichild(XM_TY, xc_level1(XM_TY, &m->sl), 0);
-    XC_SET(b, x->order, slr_lword(x) & ~(uint64_t)15);
+    XC_SET(b, x->order, slr_lword(x) & ~SLR_W_MASK);
 }
 
 static const struct {
@@ -255,10 +248,11 @@ static const struct {
     {"node order", "entry 1: keys out of order", m_node_order},
     {"child level", "entry 0: child's parent or level wrong", m_child_level},
     {"leaf parent", "leaf 1: parent pointer is not its parent", m_leaf_parent},
-    {"leaf full", "leaf 1: 5 live of", m_leaf_full},
-    {"leaf slot twice", "leaf 1 rank 1: slot", m_leaf_twice},
-    {"leaf slot unwritten", "never written or listed twice", m_leaf_unwritten},
-    {"leaf order", "leaf 1 slot 1: keys out of order", m_leaf_order},
+    {"leaf full", "5 slots written (KPN 4", m_leaf_full},
+    {"leaf slot unwritten", "leaf 1: a slot never written is live",
+     m_leaf_unwritten},
+    /* a run's slots, or a tail's ranks, by where the two keys are */
+    {"leaf order", "out of order", m_leaf_order},
     {"leaf fence", "leaf 2 slot 0: key outside the fences", m_leaf_fence},
     {"leaf empty", "an empty leaf among", m_leaf_empty},
 };
@@ -320,7 +314,9 @@ static struct slr_leaf *xe_leaf(struct xe *m, unsigned j)
 /* The end of rank i in leaf x's published order. */
 static uint64_t *xe_last(struct slr_leaf *x, unsigned i)
 {
-    unsigned s = slr_wslot(XE_TY, slr_lword(x), i);
+    struct slr_snap w[1];
+    slr_snap_read(XE_TY, x, w);
+    unsigned s = slr_wslot(XE_TY, w, i);
     return (uint64_t *)(void *)(slr_llasts(XE_TY, x) + s * sizeof(uint64_t));
 }
 
