@@ -42,9 +42,12 @@ BENCH_LIBS_sched   =
 BENCH_LIBS_limit   =
 # rcu: liburcu's memb flavor (-lurcu) and its hash table (-lurcu-cds) for
 # skiplist_rcu and urcu_lfht, libbsd's tree for the locked peers, libcds
-# (its own RCU, not liburcu's) for cds_skiplist.
+# (its own RCU, not liburcu's) for cds_skiplist, oneTBB for tbb_map.
 BENCH_CFLAGS_rcu   = $(call bench_pc_cflags,libbsd liburcu liburcu-cds)
-BENCH_LIBS_rcu     = $(shell pkg-config --libs libbsd liburcu liburcu-cds) -lcds
+BENCH_LIBS_rcu     = $(shell pkg-config --libs libbsd liburcu liburcu-cds) \
+                     -lcds -ltbb
+# The rcu suite's packages beyond the Makefile's list (tbb_map).
+BENCH_DEPS += libtbb-dev
 
 # Sizes and repetitions are each suite's business; these only pick the mode.
 BENCH_QUICK_CSV := bench/results-quick.csv

@@ -142,7 +142,26 @@ void cds_synchronize(void *)
 } // namespace
 
 extern "C" const struct rcu_impl rcu_impl_cds_skiplist = {
-    "cds_skiplist",   0,         cds_create,      cds_destroy, cds_thread_enter,
-    cds_thread_leave, cds_count, cds_settle,      cds_find,    cds_find_all,
-    cds_insert,       cds_erase, cds_synchronize, nullptr,
+    "cds_skiplist",
+    0,
+    cds_create,
+    cds_destroy,
+    cds_thread_enter,
+    cds_thread_leave,
+    cds_count,
+    cds_settle,
+    cds_find,
+    cds_find_all,
+    cds_insert,
+    cds_erase,
+    cds_synchronize,
+    nullptr,
+    nullptr, // erase_all: erase does
+    // No extent face.
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
 };

@@ -11,7 +11,12 @@
  * the locked trees) for the structure's lifetime; every worker thread calls
  * thread_enter() before its first operation and thread_leave() after its
  * last. Every operation takes its own read-side section or lock: one per
- * lookup, never one around a batch of lookups, for every implementation. */
+ * lookup, never one around a batch of lookups, for every implementation.
+ *
+ * Two faces. The map face (create .. report) indexes elements by key. The
+ * extent face (ext_*, the mason op) indexes elements as extents [key, key +
+ * size), in a structure of its own; it shares thread_enter, thread_leave
+ * and settle with the map face. */
 #ifndef BENCH_RCU_IMPL_H
 #define BENCH_RCU_IMPL_H
 
@@ -48,7 +53,9 @@ struct rcu_impl {
     /* Inserts e, whose key field already holds key: 0, or -1 when the key
      * is present (a bench bug) or memory ran out. */
     int (*insert)(void *h, uint64_t key, struct rcu_elem *e);
-    /* Removes the element with key and returns it, or NULL. */
+    /* Removes the element with key and returns it, or NULL. NULL where
+     * the structure has no erase that may run beside other operations
+     * (tbb_map): it then runs no op that erases, and has erase_all. */
     struct rcu_elem *(*erase)(void *h, uint64_t key);
     /* Waits one grace period (caller outside any read-side section): after
      * it, elements erased before the call are no longer reachable by any
@@ -57,13 +64,34 @@ struct rcu_impl {
     void (*synchronize)(void *h);
     /* Prints the structure's own counters to stderr; NULL: none. */
     void (*report)(void *h);
+    /* Quiescent: removes the elements with keys q[0..m), all present, in
+     * one go, and returns how many it removed. NULL: the driver calls
+     * erase once per key instead. */
+    size_t (*erase_all)(void *h, const uint64_t *q, size_t m);
+
+    /* The extent face; all NULL where the implementation has none. Every
+     * extent inserted is [e->key, e->key + e->size), size > 0. */
+    void *(*ext_create)(size_t n);
+    void (*ext_destroy)(void *h);
+    /* Quiescent: no worker runs. */
+    size_t (*ext_count)(void *h);
+    /* 0, or -1 when e overlaps an extent present (a bench bug) or memory
+     * ran out. */
+    int (*ext_insert)(void *h, struct rcu_elem *e);
+    /* Removes e itself: 0; -1 when e is not in the structure (another
+     * thread removed it first); -2 when memory ran out. */
+    int (*ext_erase)(void *h, struct rcu_elem *e);
+    /* The extent containing point, or NULL. */
+    struct rcu_elem *(*ext_lookup)(void *h, uint64_t point);
 };
 
 extern const struct rcu_impl rcu_impl_skiplist_rcu;
 extern const struct rcu_impl rcu_impl_mutex_rb;
 extern const struct rcu_impl rcu_impl_rwlock_rb;
+extern const struct rcu_impl rcu_impl_spin_rb;
 extern const struct rcu_impl rcu_impl_cds_skiplist;
 extern const struct rcu_impl rcu_impl_urcu_lfht;
+extern const struct rcu_impl rcu_impl_tbb_map;
 
 #ifdef __cplusplus
 }
@@ -73,11 +101,16 @@ extern const struct rcu_impl rcu_impl_urcu_lfht;
 #include <urcu/rculfhash.h>
 
 /* One cache line: the key, a value, and the links of the two intrusive
- * peers (each uses only its own). Same layout for every implementation. */
+ * peers (each uses only its own). Same layout for every implementation.
+ * On the extent face the key is the extent's start and the value its
+ * size. */
 struct rcu_elem {
     _Alignas(64) uint64_t key;
-    uint64_t payload;
-    RB_ENTRY(rcu_elem) rb;     /* mutex_rb, rwlock_rb */
+    union {
+        uint64_t payload; /* map face */
+        uint64_t size;    /* extent face */
+    };
+    RB_ENTRY(rcu_elem) rb;     /* mutex_rb, rwlock_rb, spin_rb */
     struct cds_lfht_node lfht; /* urcu_lfht */
 };
 

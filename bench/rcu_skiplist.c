@@ -5,6 +5,7 @@
 #ifndef _LGPL_SOURCE
 #define _LGPL_SOURCE /* liburcu's read side inlined, as for urcu_lfht */
 #endif
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -14,6 +15,9 @@
 #define RCU_ELEM_KEY(e) ((e)->key)
 SKIPLIST_RCU_DEFINE(srcu, struct rcu_elem, uint64_t, RCU_ELEM_KEY,
                     SKIPLIST_CMP_NUM, SKIPLIST_RCU_DEFAULTS)
+/* The extent face (mason): [key, key + size), default configuration. */
+SKIPLIST_RCU_EXTENT_DEFINE(srx, struct rcu_elem, uint64_t, key, size,
+                           SKIPLIST_RCU_DEFAULTS)
 
 /* Level seed: fixed, so a run's shape is the same every time. */
 #define SRCU_SEED 0x51ee7ull
@@ -116,6 +120,58 @@ static void srcu_a_report(void *h)
             (unsigned long long)st.merges);
 }
 
+/* ------------------------------------------------------ extent face */
+
+static void *srx_a_create(size_t n)
+{
+    struct srx *sl = malloc(sizeof(*sl));
+    (void)n;
+    if (!sl)
+        return NULL;
+    rcu_bench_urcu_enter();
+    if (srx_init(sl, NULL, SRCU_SEED) != 0) {
+        rcu_bench_urcu_leave();
+        free(sl);
+        return NULL;
+    }
+    return sl;
+}
+
+static void srx_a_destroy(void *h)
+{
+    srx_destroy(h, NULL, NULL);
+    free(h);
+    rcu_bench_urcu_leave();
+}
+
+static size_t srx_a_count(void *h)
+{
+    skiplist_rcu_read_lock();
+    size_t c = srx_count(h);
+    skiplist_rcu_read_unlock();
+    return c;
+}
+
+static int srx_a_insert(void *h, struct rcu_elem *e)
+{
+    struct rcu_elem *clash;
+    return srx_insert(h, e, &clash) == 0 ? 0 : -1;
+}
+
+static int srx_a_erase(void *h, struct rcu_elem *e)
+{
+    int r = srx_erase(h, e);
+    return r == 0 ? 0 : r == -ENOENT ? -1 : -2;
+}
+
+static struct rcu_elem *srx_a_lookup(void *h, uint64_t point)
+{
+    skiplist_rcu_read_lock();
+    struct rcu_elem *e = srx_lookup(h, point);
+    skiplist_rcu_read_unlock();
+    return e;
+}
+
 const struct rcu_impl rcu_impl_skiplist_rcu = {
     .name = "skiplist_rcu",
     .link_bytes = 0,
@@ -131,4 +187,10 @@ const struct rcu_impl rcu_impl_skiplist_rcu = {
     .erase = srcu_a_erase,
     .synchronize = srcu_a_synchronize,
     .report = srcu_a_report,
+    .ext_create = srx_a_create,
+    .ext_destroy = srx_a_destroy,
+    .ext_count = srx_a_count,
+    .ext_insert = srx_a_insert,
+    .ext_erase = srx_a_erase,
+    .ext_lookup = srx_a_lookup,
 };

@@ -1,7 +1,8 @@
 /* rcu suite (docs/benchmark.md): concurrent ordered maps. Ours, with
  * lock-free readers and fine-grained writers (skiplist_rcu.h), against a
- * red-black tree behind one mutex or one rwlock, libcds's RCU skiplist and,
- * for lookups only, liburcu's RCU hash table. n = 10^6 elements, 1, 2 and 4
+ * red-black tree behind one mutex, one rwlock or one spinlock, libcds's RCU
+ * skiplist, oneTBB's concurrent_map (lookups and inserts only) and, for
+ * lookups only, liburcu's RCU hash table. n = 10^6 elements, 1, 2 and 4
  * threads (this machine has 2 cores: 4 shows oversubscription).
  *
  * Keys: n random keys from bench_rand fill every structure, and n/4 more
@@ -20,12 +21,14 @@
  *            the thread's own keys (erase and insert alternating, so the
  *            structure keeps n elements)
  *   write    erase and insert alternating on the thread's own keys
- *   mason    the shape of Chris Mason's skiplist v2 test module: rounds of
- *            one random number r and the stable key at r's index in key
- *            order; if r is even, that key is looked up; if r is a multiple
- *            of 3, up to 128 keys following it in key order are erased (at
- *            most 256 tried) and the same elements inserted back. ns per
- *            call into the structure (lookups, erase attempts, inserts).
+ *   insert   inserts only: each thread inserts fresh keys of its own (in
+ *            no structure and no other thread's share), n + T * m at the
+ *            end; untimed, the main thread erases them again, alone, so
+ *            every run starts from the same n keys
+ *   mason    Chris Mason's skiplist v2 test rounds on the extent face (a
+ *            structure of its own, see "mason" below). Its unit is not an
+ *            operation but a round: ns_per_op is ns per round, all
+ *            threads' rounds together; n is the number of extents.
  *
  * Element reuse: an element erased from an RCU structure may still be read
  * by readers. Each writer keeps its erased elements in a batch and, every
@@ -33,11 +36,27 @@
  * synchronize) before reusing them: batched synchronize, the same policy
  * for skiplist_rcu, cds_skiplist and urcu_lfht. The structures retire their
  * own nodes their own way (call_rcu in ours, libcds's general_buffered
- * buffer). The locked trees reuse an erased element at once. mason puts
- * back the very elements it erased, unchanged, as Mason's test did: safe
- * for structures that only point at elements (skiplist_rcu) and under a
- * lock (mutex_rb), not for an intrusive RCU structure, which is why only
- * those two run it.
+ * buffer). The locked trees reuse an erased element at once. The insert
+ * op's fresh elements are one array that every implementation inserts in
+ * turn: after a run's untimed erases, one grace period passes before the
+ * next run. mason puts back the very elements it erased, unchanged, as
+ * Mason's test did: safe for structures that only point at elements
+ * (skiplist_rcu) and under a lock (mutex_rb, spin_rb), not for an
+ * intrusive RCU structure.
+ *
+ * mason replicates the rounds of Mason's skiplist_test module (v2),
+ * whose keys are extents: items extents [i * 4096, (i + 1) * 4096), filled
+ * in order. Each round draws op from the thread's generator and takes
+ * key = (op % items) * 4096. An even op looks key up (the extent that
+ * contains the point). An op that is a multiple of 3 pops: it erases the
+ * extents at key, key + 4096, ... (min(128, items / 2) of them, fewer at
+ * the end of the key space), one erase call each, then inserts the ones
+ * it erased back, one by one, the same element objects. With 2 threads,
+ * both run rounds on the one structure; an erase finds its extent gone
+ * when the other thread's pop holds it, and a thread puts back only what
+ * it erased itself, as Mason's test does. items = 10^5 and 10^6, 1 and 2
+ * threads; skiplist_rcu against the rbtree behind a mutex and behind a
+ * spinlock (Mason's own baseline).
  *
  * Order: per op, one untimed warm-up run per implementation, then each
  * repetition visits every thread count and, within it, every
@@ -56,34 +75,40 @@
 
 /* Erased elements per grace period (see the top). */
 #define RETIRE_BATCH 1024
-/* mason: elements erased and put back per pop, keys tried at most. */
-#define MASON_VICTIMS 128
-#define MASON_TRIES 256
+/* mason: extent width, extents erased and put back per pop (at most). */
+#define MASON_UNIT 4096
+#define MASON_POP 128
+#define MASON_MAX_SIZES 8
 #define MAX_THREADS 64
 #define MAX_REPS 9
 /* Warm-up runs do this fraction of a timed run's operations. */
 #define WARM_DIV 8
 
-enum op { OP_READ, OP_MIXED90, OP_WRITE, OP_MASON, NOPS };
-static const char *const op_names[NOPS] = {"read", "mixed90", "write", "mason"};
+enum op { OP_READ, OP_MIXED90, OP_WRITE, OP_INSERT, OP_MASON, NOPS };
+static const char *const op_names[NOPS] = {"read", "mixed90", "write", "insert",
+                                           "mason"};
 
 static const struct rcu_impl *const impls[] = {
-    &rcu_impl_skiplist_rcu, &rcu_impl_mutex_rb,  &rcu_impl_rwlock_rb,
-    &rcu_impl_cds_skiplist, &rcu_impl_urcu_lfht,
+    &rcu_impl_skiplist_rcu, &rcu_impl_mutex_rb,     &rcu_impl_rwlock_rb,
+    &rcu_impl_spin_rb,      &rcu_impl_cds_skiplist, &rcu_impl_urcu_lfht,
+    &rcu_impl_tbb_map,
 };
 #define NIMPL (sizeof(impls) / sizeof(impls[0]))
 
-/* Who runs each op: urcu_lfht is the ceiling for point lookups only; mason
- * compares ours with the locked tree, as Mason's test did. */
+/* Who runs each op: urcu_lfht is the ceiling for point lookups only;
+ * tbb_map has no erase that may run beside other operations (its
+ * unsafe_erase), so it runs no op that erases; mason compares ours with
+ * the locked trees, as Mason's test did. */
 static const char *const op_impls[NOPS] = {
-    "skiplist_rcu,mutex_rb,rwlock_rb,cds_skiplist,urcu_lfht",
-    "skiplist_rcu,mutex_rb,rwlock_rb,cds_skiplist",
-    "skiplist_rcu,mutex_rb,rwlock_rb,cds_skiplist",
-    "skiplist_rcu,mutex_rb",
+    "skiplist_rcu,mutex_rb,rwlock_rb,spin_rb,cds_skiplist,urcu_lfht,tbb_map",
+    "skiplist_rcu,mutex_rb,rwlock_rb,spin_rb,cds_skiplist",
+    "skiplist_rcu,mutex_rb,rwlock_rb,spin_rb,cds_skiplist",
+    "skiplist_rcu,mutex_rb,rwlock_rb,spin_rb,cds_skiplist,tbb_map",
+    "skiplist_rcu,mutex_rb,spin_rb",
 };
-/* mason runs at 1 and 2 threads only. */
+/* mason runs at 1 and 2 threads only, as Mason's figures did. */
 static const int op_max_threads[NOPS] = {MAX_THREADS, MAX_THREADS, MAX_THREADS,
-                                         2};
+                                         MAX_THREADS, 2};
 
 /* An owned key and an index: in keyset.u, the key's index in key[]; in a
  * worker's ring, the entry's index in keyset.u (to write its state back). */
@@ -99,8 +124,11 @@ struct keyset {
     uint64_t *key;   /* [0, n) prefilled, [n, n + n_own) absent at start */
     struct owned *u; /* the 2 n_own owned keys, sorted by key */
     size_t nu;
-    uint64_t *stable_sorted; /* the stable keys in key order (mason) */
     size_t nstable;
+    /* insert: thread t's fresh elements are fresh[t * m_fresh, (t + 1) *
+     * m_fresh), their keys in none of the arrays above. */
+    struct rcu_elem *fresh;
+    size_t m_fresh;
     /* Per thread: m stable keys to look up and their indexes in key[]. */
     uint64_t *qk[MAX_THREADS];
     uint32_t *qi[MAX_THREADS];
@@ -123,7 +151,7 @@ struct impl_state {
 
 struct run_ctx {
     enum op op;
-    size_t m; /* operations (mason: rounds) per thread */
+    size_t m; /* operations per thread */
     const struct keyset *ks;
     pthread_barrier_t start;
 };
@@ -143,6 +171,8 @@ struct worker {
     struct rcu_elem **pool, **retired;
     size_t npool, nretired;
     const uint64_t *qk;
+    struct rcu_elem *fresh; /* insert: this thread's fresh elements */
+    size_t ninserted;
     uint64_t rng;
     uint64_t t0, t1;
     uint64_t sum, found, lookups, ops;
@@ -175,12 +205,6 @@ static int key_idx_cmp(const void *a, const void *b)
 {
     uint64_t x = ((const struct key_idx *)a)->key;
     uint64_t y = ((const struct key_idx *)b)->key;
-    return (x > y) - (x < y);
-}
-
-static int u64_cmp(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return (x > y) - (x < y);
 }
 
@@ -223,14 +247,34 @@ static void shuffle(struct owned *a, size_t count, uint64_t *rng)
     }
 }
 
-static void keyset_init(struct keyset *ks, size_t n, size_t qm, int tmax)
+/* insert's fresh elements: keys fresh[0..count) follow the owned ones in
+ * the one distinct draw, so that no other op ever has them. */
+static void fresh_init(struct keyset *ks, const uint64_t *fresh, size_t count)
+{
+    ks->fresh = aligned_alloc(64, (count ? count : 1) * sizeof(*ks->fresh));
+    if (!ks->fresh) {
+        fprintf(stderr, "rcu: out of memory\n");
+        exit(2);
+    }
+    memset(ks->fresh, 0, count * sizeof(*ks->fresh));
+    for (size_t i = 0; i < count; i++) {
+        ks->fresh[i].key = fresh[i];
+        ks->fresh[i].payload = i;
+    }
+}
+
+static void keyset_init(struct keyset *ks, size_t n, size_t qm, size_t m_fresh,
+                        int tmax)
 {
     uint64_t rng = 0x5eedc0deull;
+    size_t nfresh = m_fresh * (size_t)tmax;
     memset(ks, 0, sizeof(*ks));
     ks->n = n;
     ks->n_own = n / 4;
-    ks->key = xmalloc((n + ks->n_own) * sizeof(uint64_t));
-    distinct_keys(ks->key, n + ks->n_own, &rng);
+    ks->key = xmalloc((n + ks->n_own + nfresh) * sizeof(uint64_t));
+    distinct_keys(ks->key, n + ks->n_own + nfresh, &rng);
+    ks->m_fresh = m_fresh;
+    fresh_init(ks, ks->key + n + ks->n_own, nfresh);
 
     ks->nu = 2 * ks->n_own;
     ks->u = xmalloc(ks->nu * sizeof(*ks->u));
@@ -241,10 +285,6 @@ static void keyset_init(struct keyset *ks, size_t n, size_t qm, int tmax)
     qsort(ks->u, ks->nu, sizeof(*ks->u), owned_cmp);
 
     ks->nstable = n - ks->n_own;
-    ks->stable_sorted = xmalloc(ks->nstable * sizeof(uint64_t));
-    memcpy(ks->stable_sorted, ks->key + ks->n_own,
-           ks->nstable * sizeof(uint64_t));
-    qsort(ks->stable_sorted, ks->nstable, sizeof(uint64_t), u64_cmp);
 
     ks->qm = qm;
     for (int t = 0; t < tmax; t++) {
@@ -265,7 +305,7 @@ static void keyset_free(struct keyset *ks)
         free(ks->qk[t]);
         free(ks->qi[t]);
     }
-    free(ks->stable_sorted);
+    free(ks->fresh);
     free(ks->u);
     free(ks->key);
 }
@@ -442,51 +482,21 @@ static void work_write(struct worker *w)
     w->ops = m;
 }
 
-/* Erases up to MASON_VICTIMS keys following stable key i in key order and
- * inserts the same elements back; returns the calls made. */
-static size_t mason_pop(struct worker *w, size_t i)
+/* Each thread inserts its own fresh keys, absent from the structure and
+ * from every other thread's share; run_one takes them out again. */
+static void work_insert(struct worker *w)
 {
     const struct rcu_impl *im = w->st->im;
-    const struct keyset *ks = w->run->ks;
-    struct rcu_elem *victim[MASON_VICTIMS];
-    uint64_t vkey[MASON_VICTIMS];
-    size_t found = 0, calls = 0;
+    void *h = w->st->h;
+    size_t m = w->run->m, i;
 
-    for (size_t t = 1; t <= MASON_TRIES && found < MASON_VICTIMS; t++) {
-        uint64_t key = ks->stable_sorted[(i + t) % ks->nstable];
-        struct rcu_elem *e = im->erase(w->st->h, key);
-        calls++;
-        if (e) {
-            victim[found] = e;
-            vkey[found++] = key;
+    for (i = 0; i < m; i++)
+        if (im->insert(h, w->fresh[i].key, &w->fresh[i]) != 0) {
+            w->err = "insert of a fresh key failed";
+            break;
         }
-    }
-    for (size_t k = 0; k < found; k++) {
-        if (im->insert(w->st->h, vkey[k], victim[k]) != 0)
-            w->err = "mason: putting an element back failed";
-        calls++;
-    }
-    return calls;
-}
-
-static void work_mason(struct worker *w)
-{
-    const struct keyset *ks = w->run->ks;
-    size_t rounds = w->run->m;
-    uint64_t ops = 0, sum = 0;
-
-    for (size_t r = 0; r < rounds && !w->err; r++) {
-        uint64_t x = bench_rand(&w->rng);
-        size_t i = (size_t)(x % ks->nstable);
-        if (x % 2 == 0) {
-            sum += (uintptr_t)w->st->im->find(w->st->h, ks->stable_sorted[i]);
-            ops++;
-        }
-        if (x % 3 == 0)
-            ops += mason_pop(w, i);
-    }
-    w->sum = sum;
-    w->ops = ops;
+    w->ninserted = i;
+    w->ops = m;
 }
 
 static void *worker_main(void *arg)
@@ -507,8 +517,10 @@ static void *worker_main(void *arg)
     case OP_WRITE:
         work_write(w);
         break;
-    default:
-        work_mason(w);
+    case OP_INSERT:
+        work_insert(w);
+        break;
+    default: /* mason has workers of its own */
         break;
     }
     w->t1 = bench_now_ns();
@@ -562,6 +574,7 @@ static void worker_setup(struct worker *w, struct run_ctx *run,
     w->run = run;
     w->st = st;
     w->qk = ks->qk[t];
+    w->fresh = ks->fresh + (size_t)t * ks->m_fresh;
     w->rng = bench_rand(&rng);
     worker_ring(w, ks, st->live, t, nthreads, &rng);
     w->pool = xmalloc(pool_cap() * sizeof(*w->pool));
@@ -618,6 +631,38 @@ static const char *check_worker(const struct worker *w,
     return NULL;
 }
 
+/* insert: takes the run's fresh keys out again, untimed, on the main
+ * thread with no worker running (tbb_map's erase_all allows nothing beside
+ * it), and waits for a grace period: the next run inserts the same
+ * elements. */
+static const char *insert_undo(struct impl_state *st, const struct worker *w,
+                               int nthreads)
+{
+    const struct rcu_impl *im = st->im;
+    const char *err = NULL;
+
+    if (im->erase_all) {
+        size_t total = 0, k = 0;
+        for (int t = 0; t < nthreads; t++)
+            total += w[t].ninserted;
+        uint64_t *q = xmalloc(total * sizeof(*q));
+        for (int t = 0; t < nthreads; t++)
+            for (size_t i = 0; i < w[t].ninserted; i++)
+                q[k++] = w[t].fresh[i].key;
+        if (im->erase_all(st->h, q, total) != total)
+            err = "erasing the inserted fresh keys failed";
+        free(q);
+        return err;
+    }
+    for (int t = 0; t < nthreads && !err; t++)
+        for (size_t i = 0; i < w[t].ninserted && !err; i++)
+            if (im->erase(st->h, w[t].fresh[i].key) != &w[t].fresh[i])
+                err = "erasing an inserted fresh key failed";
+    if (im->synchronize)
+        im->synchronize(st->h);
+    return err;
+}
+
 /* One run of op on st with nthreads threads, m operations each; the
  * seed fixes the threads' key shares and op sequences. Returns ns per
  * operation, or < 0 after a failure (st->failed set). */
@@ -654,6 +699,10 @@ static double run_one(struct impl_state *st, const struct keyset *ks,
         ops += w[t].ops;
         worker_teardown(&w[t], st);
     }
+    if (op == OP_INSERT) {
+        const char *u = insert_undo(st, w, nthreads);
+        err = err ? err : u;
+    }
     free(w);
     free(tid);
     if (err) {
@@ -665,6 +714,215 @@ static double run_one(struct impl_state *st, const struct keyset *ks,
     return (double)(t1 - t0) / (double)(ops ? ops : 1);
 }
 
+/* ------------------------------------------------------------ mason */
+
+/* One implementation's extent structure at one size. */
+struct ext_state {
+    const struct rcu_impl *im;
+    void *h;
+    struct rcu_elem *slab; /* slab[i] is [i * MASON_UNIT, (i + 1) * ...) */
+    size_t items;
+    double bytes; /* per extent, after the fill */
+    bool failed;
+    /* Summed over the timed runs, per thread count: lookups that found
+     * nothing, erases that found their extent gone (2 threads only). */
+    uint64_t missed[MAX_THREADS], lost[MAX_THREADS];
+    double ns[MAX_THREADS][MAX_REPS];
+};
+
+struct mason_run {
+    size_t rounds; /* per thread */
+    pthread_barrier_t start;
+};
+
+/* Cache-line aligned, as struct worker. */
+struct mason_worker {
+    _Alignas(64) struct mason_run *run;
+    struct ext_state *st;
+    uint64_t rng;
+    uint64_t t0, t1;
+    uint64_t missed, wrong, lost;
+    const char *err;
+};
+
+/* Fills slab[0..items) into a new extent structure in key order, as
+ * Mason's test fills its list. */
+static bool ext_init(struct ext_state *es, const struct rcu_impl *im,
+                     size_t items)
+{
+    memset(es, 0, sizeof(*es));
+    es->im = im;
+    es->items = items;
+    es->slab = aligned_alloc(64, items * sizeof(struct rcu_elem));
+    if (!es->slab) {
+        fprintf(stderr, "rcu: out of memory\n");
+        exit(2);
+    }
+    memset(es->slab, 0, items * sizeof(struct rcu_elem));
+
+    double before = heap_bytes();
+    uint64_t t0 = bench_now_ns();
+    es->h = im->ext_create(items);
+    if (!es->h) {
+        fprintf(stderr, "rcu: %s: extent create failed\n", im->name);
+        return false;
+    }
+    for (size_t i = 0; i < items; i++) {
+        es->slab[i].key = (uint64_t)i * MASON_UNIT;
+        es->slab[i].size = MASON_UNIT;
+        if (im->ext_insert(es->h, &es->slab[i]) != 0) {
+            fprintf(stderr, "rcu: %s: extent fill failed\n", im->name);
+            return false;
+        }
+    }
+    uint64_t t1 = bench_now_ns();
+    if (im->settle)
+        im->settle(es->h);
+    es->bytes =
+        (heap_bytes() - before) / (double)items + (double)im->link_bytes;
+    if (im->ext_count(es->h) != items) {
+        fprintf(stderr, "rcu: %s: extent fill: count wrong\n", im->name);
+        return false;
+    }
+    fprintf(stderr,
+            "rcu: %s: filled %zu extents in %.0f ms, %.1f bytes/extent\n",
+            im->name, items, (double)(t1 - t0) / 1e6, es->bytes);
+    return true;
+}
+
+static void ext_free(struct ext_state *es)
+{
+    if (es->h)
+        es->im->ext_destroy(es->h);
+    free(es->slab);
+}
+
+/* Erases the extents from slab[first] on, one erase each, then puts back
+ * those this thread erased (the other thread's pop may hold some). */
+static void mason_pop(struct mason_worker *w, size_t first)
+{
+    const struct ext_state *st = w->st;
+    size_t want = st->items / 2 < MASON_POP ? st->items / 2 : MASON_POP;
+    size_t end = st->items - first < want ? st->items : first + want;
+    struct rcu_elem *victim[MASON_POP];
+    size_t got = 0;
+
+    for (size_t i = first; i < end; i++) {
+        int r = st->im->ext_erase(st->h, &st->slab[i]);
+        if (r == 0)
+            victim[got++] = &st->slab[i];
+        else if (r == -1)
+            w->lost++;
+        else
+            w->err = "mason: erase failed";
+    }
+    for (size_t k = 0; k < got; k++)
+        if (st->im->ext_insert(st->h, victim[k]) != 0)
+            w->err = "mason: putting an extent back failed";
+}
+
+/* One round: op picks extent i; an even op looks up its start, a multiple
+ * of 3 pops from it. A lookup may miss only while another thread's pop
+ * holds the extent; it may never return another extent. */
+static inline void mason_round(struct mason_worker *w, uint64_t op)
+{
+    const struct ext_state *st = w->st;
+    size_t i = (size_t)(op % st->items);
+
+    if (op % 2 == 0) {
+        struct rcu_elem *e =
+            st->im->ext_lookup(st->h, (uint64_t)i * MASON_UNIT);
+        w->missed += e == NULL;
+        w->wrong += e && e != &st->slab[i];
+    }
+    if (op % 3 == 0)
+        mason_pop(w, i);
+}
+
+static void *mason_main(void *arg)
+{
+    struct mason_worker *w = arg;
+    const struct rcu_impl *im = w->st->im;
+    size_t rounds = w->run->rounds;
+
+    im->thread_enter(w->st->h);
+    pthread_barrier_wait(&w->run->start);
+    w->t0 = bench_now_ns();
+    for (size_t r = 0; r < rounds && !w->err; r++)
+        mason_round(w, bench_rand(&w->rng));
+    w->t1 = bench_now_ns();
+    im->thread_leave(w->st->h);
+    return NULL;
+}
+
+static const char *mason_check(const struct mason_worker *w, int nthreads)
+{
+    if (w->err)
+        return w->err;
+    if (w->wrong)
+        return "mason: a lookup found the wrong extent";
+    if (nthreads == 1 && (w->missed || w->lost))
+        return "mason: an extent went missing with one thread";
+    return NULL;
+}
+
+/* One run of rounds rounds per thread on es; returns ns per round (all
+ * threads' rounds together), or < 0 after a failure (es->failed set).
+ * k indexes the thread count for the miss counters; NULL: a warm-up. */
+static double mason_run_one(struct ext_state *es, int nthreads, size_t rounds,
+                            uint64_t seed, const int *k)
+{
+    struct mason_run run = {.rounds = rounds};
+    struct mason_worker *w = aligned_alloc(64, (size_t)nthreads * sizeof(*w));
+    pthread_t *tid = xmalloc((size_t)nthreads * sizeof(*tid));
+    if (!w) {
+        fprintf(stderr, "rcu: out of memory\n");
+        exit(2);
+    }
+    uint64_t t0 = UINT64_MAX, t1 = 0;
+    const char *err = NULL;
+
+    pthread_barrier_init(&run.start, NULL, (unsigned)nthreads);
+    for (int t = 0; t < nthreads; t++) {
+        uint64_t s = seed + (uint64_t)t;
+        memset(&w[t], 0, sizeof(w[t]));
+        w[t].run = &run;
+        w[t].st = es;
+        w[t].rng = bench_rand(&s);
+    }
+    for (int t = 0; t < nthreads; t++)
+        if (pthread_create(&tid[t], NULL, mason_main, &w[t]) != 0) {
+            fprintf(stderr, "rcu: pthread_create failed\n");
+            exit(2);
+        }
+    for (int t = 0; t < nthreads; t++)
+        pthread_join(tid[t], NULL);
+    pthread_barrier_destroy(&run.start);
+
+    for (int t = 0; t < nthreads; t++) {
+        const char *e = mason_check(&w[t], nthreads);
+        err = err ? err : e;
+        t0 = w[t].t0 < t0 ? w[t].t0 : t0;
+        t1 = w[t].t1 > t1 ? w[t].t1 : t1;
+        if (k) {
+            es->missed[*k] += w[t].missed;
+            es->lost[*k] += w[t].lost;
+        }
+    }
+    free(w);
+    free(tid);
+    /* Every pop put back what it took: the structure is whole again. */
+    if (!err && es->im->ext_count(es->h) != es->items)
+        err = "mason: extent count wrong after the run";
+    if (err) {
+        fprintf(stderr, "rcu: %s: mason, %zu extents, %d threads: %s\n",
+                es->im->name, es->items, nthreads, err);
+        es->failed = true;
+        return -1;
+    }
+    return (double)(t1 - t0) / (double)((size_t)nthreads * rounds);
+}
+
 /* ------------------------------------------------------------- driver */
 
 struct config {
@@ -673,6 +931,9 @@ struct config {
     int reps;
     int threads[MAX_THREADS];
     int nthreads, tmax;
+    size_t items[MASON_MAX_SIZES]; /* mason's sizes */
+    int nitems;
+    bool quick;
     const char *impls, *ops;
 };
 
@@ -683,12 +944,33 @@ static uint64_t run_seed(enum op op, int nthreads, int rep)
            ((uint64_t)nthreads << 32) + (uint64_t)(rep + 16) * 1000;
 }
 
+/* Whether implementation im runs op in this program run. */
+static bool op_wanted(const struct config *c, enum op op,
+                      const struct rcu_impl *im)
+{
+    return bench_listed(c->ops, op_names[op]) &&
+           bench_listed(op_impls[op], im->name) &&
+           bench_listed(c->impls, im->name);
+}
+
 /* Whether st runs op in this program run. */
 static bool op_runs(const struct config *c, enum op op,
                     const struct impl_state *st)
 {
-    return !st->failed && bench_listed(op_impls[op], st->im->name) &&
-           bench_listed(c->impls, st->im->name);
+    return !st->failed && op_wanted(c, op, st->im);
+}
+
+/* Whether im runs op at nt threads. --quick runs spin_rb at 1 and 2
+ * threads only: beyond this VM's 2 cores its waiters spin while the
+ * holder is descheduled (a kernel spinlock holder, Mason's baseline, is
+ * never preempted), and those runs alone would add some 10 s to the
+ * quick suite. */
+static bool runs_at(const struct config *c, enum op op,
+                    const struct rcu_impl *im, int nt)
+{
+    if (nt > op_max_threads[op])
+        return false;
+    return !(c->quick && nt > 2 && strcmp(im->name, "spin_rb") == 0);
 }
 
 static bool run_op(const struct config *c, const struct keyset *ks,
@@ -697,8 +979,8 @@ static bool run_op(const struct config *c, const struct keyset *ks,
     size_t m = c->m[op];
     bool ok = true;
 
-    fprintf(stderr, "rcu: %s: %d reps (+1 warm-up), %zu %s per thread\n",
-            op_names[op], c->reps, m, op == OP_MASON ? "rounds" : "ops");
+    fprintf(stderr, "rcu: %s: %d reps (+1 warm-up), %zu ops per thread\n",
+            op_names[op], c->reps, m);
     for (size_t i = 0; i < nst; i++)
         if (op_runs(c, op, &st[i]))
             run_one(&st[i], ks, op, c->threads[0], m / WARM_DIV + 1,
@@ -706,16 +988,13 @@ static bool run_op(const struct config *c, const struct keyset *ks,
     for (int rep = 0; rep < c->reps; rep++)
         for (int k = 0; k < c->nthreads; k++) {
             int nt = c->threads[k];
-            if (nt > op_max_threads[op])
-                continue;
             for (size_t i = 0; i < nst; i++)
-                if (op_runs(c, op, &st[i]))
+                if (op_runs(c, op, &st[i]) && runs_at(c, op, st[i].im, nt))
                     st[i].ns[op][k][rep] =
                         run_one(&st[i], ks, op, nt, m, run_seed(op, nt, rep));
         }
     for (size_t i = 0; i < nst; i++) {
-        if (!bench_listed(op_impls[op], st[i].im->name) ||
-            !bench_listed(c->impls, st[i].im->name))
+        if (!op_wanted(c, op, st[i].im))
             continue;
         if (!st[i].failed && st[i].im->count(st[i].h) != ks->n) {
             fprintf(stderr, "rcu: %s: %s: count wrong after the runs\n",
@@ -729,10 +1008,82 @@ static bool run_op(const struct config *c, const struct keyset *ks,
             continue;
         }
         for (int k = 0; k < c->nthreads; k++)
-            if (c->threads[k] <= op_max_threads[op])
+            if (runs_at(c, op, st[i].im, c->threads[k]))
                 bench_row("rcu", st[i].im->name, op_names[op], ks->n,
                           c->threads[k], bench_median(st[i].ns[op][k], c->reps),
                           st[i].bytes);
+    }
+    return ok;
+}
+
+/* mason's rows: ns per round. bytes_per_item stays empty: the column is
+ * the map face's (the report keeps one figure per impl and n, and the
+ * n = 10^6 one is the map's); the extent bytes go to stderr at the fill.
+ * Mason reported each thread's whole run in seconds for a fixed number of
+ * rounds, so stderr also gets the seconds per 10^6 rounds per thread. */
+static void mason_rows(const struct config *c, struct ext_state *es)
+{
+    for (int k = 0; k < c->nthreads; k++) {
+        int nt = c->threads[k];
+        if (nt > op_max_threads[OP_MASON])
+            continue;
+        double ns = bench_median(es->ns[k], c->reps);
+        bench_row("rcu", es->im->name, "mason", es->items, nt, ns, -1);
+        fprintf(stderr,
+                "rcu: %s: mason, %zu extents, %d threads: %.3f s per 10^6 "
+                "rounds per thread",
+                es->im->name, es->items, nt, ns * nt / 1e3);
+        if (nt > 1)
+            fprintf(stderr,
+                    "; %llu lookups missed, %llu erases found the extent "
+                    "gone (another thread's pop)",
+                    (unsigned long long)es->missed[k],
+                    (unsigned long long)es->lost[k]);
+        fputc('\n', stderr);
+    }
+}
+
+/* mason at one size: every implementation's extent structure exists for
+ * the size's runs, which visit them in turn as run_op does. */
+static bool run_mason_size(const struct config *c, size_t items)
+{
+    struct ext_state es[NIMPL];
+    size_t ne = 0, rounds = c->m[OP_MASON];
+    bool ok = true;
+
+    for (size_t i = 0; i < NIMPL; i++) {
+        if (!op_wanted(c, OP_MASON, impls[i]) || !impls[i]->ext_create)
+            continue;
+        if (!ext_init(&es[ne], impls[i], items)) {
+            es[ne].failed = true;
+            ok = false;
+        }
+        ne++;
+    }
+    fprintf(stderr,
+            "rcu: mason: %zu extents, %d reps (+1 warm-up), %zu "
+            "rounds per thread\n",
+            items, c->reps, rounds);
+    for (size_t i = 0; i < ne; i++)
+        if (!es[i].failed)
+            mason_run_one(&es[i], c->threads[0], rounds / WARM_DIV + 1,
+                          run_seed(OP_MASON, 0, -1), NULL);
+    for (int rep = 0; rep < c->reps; rep++)
+        for (int k = 0; k < c->nthreads; k++) {
+            int nt = c->threads[k];
+            if (nt > op_max_threads[OP_MASON])
+                continue;
+            for (size_t i = 0; i < ne; i++)
+                if (!es[i].failed)
+                    es[i].ns[k][rep] = mason_run_one(
+                        &es[i], nt, rounds, run_seed(OP_MASON, nt, rep), &k);
+        }
+    for (size_t i = 0; i < ne; i++) {
+        if (es[i].failed)
+            ok = false;
+        else
+            mason_rows(c, &es[i]);
+        ext_free(&es[i]);
     }
     return ok;
 }
@@ -764,29 +1115,57 @@ static bool parse_threads(struct config *c, const char *list)
     return c->nthreads > 0;
 }
 
+/* mason's sizes: at least 2 extents (a pop takes items / 2), and the last
+ * extent's end must fit in 64 bits. */
+static bool parse_items(struct config *c, const char *list)
+{
+    c->nitems = 0;
+    for (const char *p = list; *p;) {
+        char *end;
+        unsigned long long v = strtoull(p, &end, 10);
+        if (end == p || v < 2 || v > UINT32_MAX || c->nitems == MASON_MAX_SIZES)
+            return false;
+        c->items[c->nitems++] = (size_t)v;
+        p = *end == ',' ? end + 1 : end;
+        if (*end && *end != ',')
+            return false;
+    }
+    return c->nitems > 0;
+}
+
 /* Development aids (make targets pass only --quick): --n N, --impl A,B,
- * --threads 1,2, --op read,mason, --reps R. */
+ * --threads 1,2, --op read,mason, --reps R, --items 100000 (mason's
+ * sizes), --ops M (operations per thread of every op; mason: rounds). */
 static bool parse_args(struct config *c, int argc, char **argv)
 {
     int quick = bench_quick(argc, argv);
     const char *v;
 
+    c->quick = quick;
     /* Quick: an eighth of the operations (2^16 lookups per thread, as the
-     * map suite's quick mode): 30-50 s on the 2-core VM, by its load, of
-     * which 6 s are the fills and 1 s the keys. The locked trees take most
-     * of the rest: with 4 threads their convoys run at 1-3 us an op. */
+     * map suite's quick mode): about 60 s on the quiet 2-core VM (37 s
+     * before insert, spin_rb, tbb_map and the mason replica), of which 9 s
+     * are the fills and keys, 16 s read, 11 s mixed90, 8 s write, 8 s
+     * insert (3 s of it tbb_map's untimed rebuilds) and 5 s mason with
+     * its fills. The locked trees take most of the map-face time: with 4
+     * threads their convoys run at 1-3 us an op. */
     c->n = 1000000;
     c->m[OP_READ] = quick ? 1 << 16 : 1 << 19;
     c->m[OP_MIXED90] = quick ? 1 << 16 : 1 << 19;
     c->m[OP_WRITE] = quick ? 1 << 15 : 1 << 18;
-    c->m[OP_MASON] = quick ? 400 : 3200;
+    c->m[OP_INSERT] = quick ? 1 << 13 : 1 << 15;
+    c->m[OP_MASON] = quick ? 500 : 8000;
     c->reps = 3;
     c->impls = arg_value(argc, argv, "--impl");
     c->ops = arg_value(argc, argv, "--op");
-    if (!parse_threads(c, "1,2,4"))
+    if (!parse_threads(c, "1,2,4") || !parse_items(c, "100000,1000000"))
         return false;
     if ((v = arg_value(argc, argv, "--threads")) && !parse_threads(c, v)) {
         fprintf(stderr, "rcu: --threads wants a list like 1,2,4\n");
+        return false;
+    }
+    if ((v = arg_value(argc, argv, "--items")) && !parse_items(c, v)) {
+        fprintf(stderr, "rcu: --items wants a list like 100000,1000000\n");
         return false;
     }
     if ((v = arg_value(argc, argv, "--n"))) {
@@ -795,6 +1174,15 @@ static bool parse_args(struct config *c, int argc, char **argv)
             fprintf(stderr, "rcu: --n wants 64 .. 2^31\n");
             return false;
         }
+    }
+    if ((v = arg_value(argc, argv, "--ops"))) {
+        unsigned long long m = strtoull(v, NULL, 10);
+        if (m < 1 || m > 1u << 24) {
+            fprintf(stderr, "rcu: --ops wants 1 .. 2^24\n");
+            return false;
+        }
+        for (int op = 0; op < NOPS; op++)
+            c->m[op] = (size_t)m;
     }
     if ((v = arg_value(argc, argv, "--reps"))) {
         c->reps = atoi(v);
@@ -806,13 +1194,42 @@ static bool parse_args(struct config *c, int argc, char **argv)
     return true;
 }
 
-int main(int argc, char **argv)
+/* The map-face ops: every op but mason, on the n keys. */
+static bool run_map_ops(const struct config *c)
 {
-    struct config c;
     struct keyset ks;
     struct impl_state st[NIMPL];
     size_t nst = 0;
     bool ok = true;
+
+    size_t qm =
+        c->m[OP_READ] > c->m[OP_MIXED90] ? c->m[OP_READ] : c->m[OP_MIXED90];
+    keyset_init(&ks, c->n, qm, c->m[OP_INSERT], c->tmax);
+    for (size_t i = 0; i < NIMPL; i++) {
+        bool wanted = false;
+        for (int op = 0; op < OP_MASON; op++)
+            wanted |= op_wanted(c, (enum op)op, impls[i]);
+        if (!wanted)
+            continue;
+        if (!impl_init(&st[nst], impls[i], &ks, c->tmax)) {
+            st[nst].failed = true;
+            ok = false;
+        }
+        nst++;
+    }
+    for (int op = 0; op < OP_MASON; op++)
+        if (bench_listed(c->ops, op_names[op]))
+            ok = run_op(c, &ks, st, nst, (enum op)op) && ok;
+    for (size_t i = 0; i < nst; i++)
+        impl_free(&st[i]);
+    keyset_free(&ks);
+    return ok;
+}
+
+int main(int argc, char **argv)
+{
+    struct config c;
+    bool ok = true, map_ops = false;
 
     if (!parse_args(&c, argc, argv))
         return 2;
@@ -820,26 +1237,12 @@ int main(int argc, char **argv)
     mallopt(M_TRIM_THRESHOLD, 1 << 30);
     mallopt(M_MMAP_THRESHOLD, 32 << 20);
 
-    size_t qm = c.m[OP_READ] > c.m[OP_MIXED90] ? c.m[OP_READ] : c.m[OP_MIXED90];
-    keyset_init(&ks, c.n, qm, c.tmax);
-    for (size_t i = 0; i < NIMPL; i++) {
-        bool wanted = false;
-        for (int op = 0; op < NOPS; op++)
-            wanted |= bench_listed(c.ops, op_names[op]) &&
-                      bench_listed(op_impls[op], impls[i]->name);
-        if (!wanted || !bench_listed(c.impls, impls[i]->name))
-            continue;
-        if (!impl_init(&st[nst], impls[i], &ks, c.tmax)) {
-            st[nst].failed = true;
-            ok = false;
-        }
-        nst++;
-    }
-    for (int op = 0; op < NOPS; op++)
-        if (bench_listed(c.ops, op_names[op]))
-            ok = run_op(&c, &ks, st, nst, (enum op)op) && ok;
-    for (size_t i = 0; i < nst; i++)
-        impl_free(&st[i]);
-    keyset_free(&ks);
+    for (int op = 0; op < OP_MASON; op++)
+        map_ops |= bench_listed(c.ops, op_names[op]);
+    if (map_ops)
+        ok = run_map_ops(&c);
+    if (bench_listed(c.ops, op_names[OP_MASON]))
+        for (int i = 0; i < c.nitems; i++)
+            ok = run_mason_size(&c, c.items[i]) && ok;
     return ok ? 0 : 1;
 }
