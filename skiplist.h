@@ -583,16 +583,32 @@ SLX_HOT size_t slx_istride(const struct slx_type *ty)
     return SLX_ROUND8(ty->ks) + sizeof(void *);
 }
 
+/* Entry j's key and child pointer, and the array after cap entries, given
+ * where a node's entries start: one layout for this header's index nodes
+ * and skiplist_rcu.h's, whose node headers differ. */
+SLX_HOT unsigned char *slx_entry_key(const struct slx_type *ty,
+                                     const void *entries, unsigned j)
+{
+    return (unsigned char *)(uintptr_t)entries + (size_t)j * slx_istride(ty);
+}
+
+SLX_HOT void **slx_entry_childp(const struct slx_type *ty, const void *entries,
+                                unsigned j)
+{
+    return (void **)(void *)(slx_entry_key(ty, entries, j) +
+                             SLX_ROUND8(ty->ks));
+}
+
 SLX_HOT unsigned char *slx_ikey(const struct slx_type *ty,
                                 const struct slx_inode *P, unsigned j)
 {
-    return slx_ikeys(ty, P) + (size_t)j * slx_istride(ty);
+    return slx_entry_key(ty, slx_ikeys(ty, P), j);
 }
 
 SLX_HOT void **slx_ichildp(const struct slx_type *ty, const struct slx_inode *P,
                            unsigned j)
 {
-    return (void **)(void *)(slx_ikey(ty, P, j) + SLX_ROUND8(ty->ks));
+    return slx_entry_childp(ty, slx_ikeys(ty, P), j);
 }
 
 SLX_HOT void *slx_ichild(const struct slx_type *ty, const struct slx_inode *P,
@@ -604,8 +620,7 @@ SLX_HOT void *slx_ichild(const struct slx_type *ty, const struct slx_inode *P,
 SLX_HOT uint64_t *slx_igaps(const struct slx_type *ty,
                             const struct slx_inode *P)
 {
-    return (uint64_t *)(void *)(slx_ikeys(ty, P) +
-                                (size_t)P->cap * slx_istride(ty));
+    return (uint64_t *)(void *)slx_entry_key(ty, slx_ikeys(ty, P), P->cap);
 }
 
 /* fit[k - 1] of every entry, one array per k: a hole search for one
@@ -4105,15 +4120,19 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
  */
 // clang-format on
 
-#define SLX_CHECK_CONFIG(name, KPN, MAXLVL, PSHIFT)                            \
-    SLX_STATIC_ASSERT(SLX_CAT(name, _kpn), (KPN) >= 1 && (KPN) <= 256,         \
-                      "skiplist " #name                                        \
-                      ": keys per node (KPN) must be 1..256");                 \
-    SLX_STATIC_ASSERT(SLX_CAT(name, _maxlvl), (MAXLVL) >= 1 && (MAXLVL) <= 32, \
-                      "skiplist " #name ": max level (MAXLVL) must be 1..32"); \
-    SLX_STATIC_ASSERT(SLX_CAT(name, _pshift), (PSHIFT) >= 1 && (PSHIFT) <= 8,  \
-                      "skiplist " #name                                        \
-                      ": promotion shift (PSHIFT) must be 1..8")
+/* The tuning's ranges, for skiplist.h (LIB "skiplist", LOW 1: one key per
+ * node, no index) and skiplist_rcu.h (LIB "skiplist_rcu", LOW 2). */
+#define SLX_CHECK_RANGES(name, LIB, LOW, KPN, MAXLVL, PSHIFT)                 \
+    SLX_STATIC_ASSERT(SLX_CAT(name, _kpn), (KPN) >= (LOW) && (KPN) <= 256,    \
+                      LIB " " #name ": keys per node (KPN) must be " #LOW     \
+                          "..256");                                           \
+    SLX_STATIC_ASSERT(                                                        \
+        SLX_CAT(name, _maxlvl), (MAXLVL) >= (LOW) && (MAXLVL) <= 32,          \
+        LIB " " #name ": max level (MAXLVL) must be " #LOW "..32");           \
+    SLX_STATIC_ASSERT(SLX_CAT(name, _pshift), (PSHIFT) >= 1 && (PSHIFT) <= 8, \
+                      LIB " " #name ": promotion shift (PSHIFT) must be 1..8")
+#define SLX_CHECK_CONFIG(name, KPN, MAXLVL, PSHIFT) \
+    SLX_CHECK_RANGES(name, "skiplist", 1, KPN, MAXLVL, PSHIFT)
 
 #define SLX_CHECK_KEYSIZE(name, K_T)                                       \
     SLX_STATIC_ASSERT(SLX_CAT(name, _keysize), sizeof(K_T) <= SLX_KEY_MAX, \
@@ -4656,6 +4675,15 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
     SLX_PROTO_EXTENT(name, T, K_T, ATTR);
 #define SLX_GEN_EXTENT_(ATTR, name, T, K_T, START, SIZE, KPN, MAXLVL, PSHIFT) \
     SLX_CHECK_CONFIG(name, KPN, MAXLVL, PSHIFT);                              \
+    SLX_GEN_EXTENT_TYPE(name, T, K_T, START, SIZE, KPN, MAXLVL, PSHIFT)       \
+    SLX_GEN_COMMON(name, T, K_T, ATTR)                                        \
+    SLX_GEN_REMOVE(name, T, ATTR)                                             \
+    SLX_GEN_EXTENT(name, T, K_T, START, SIZE, ATTR)
+
+/* An extent face's descriptor: the key and size are T's START and SIZE
+ * members, read and written through three accessors (shared with
+ * skiplist_rcu.h). */
+#define SLX_GEN_EXTENT_TYPE(name, T, K_T, START, SIZE, KPN, MAXLVL, PSHIFT)   \
     SLX_CHECK_EXTENT(name, T, K_T, START, SIZE);                              \
     static inline SLX_UNUSED K_T SLX_CAT(name, _slx_start)(const T *e)        \
     {                                                                         \
@@ -4672,10 +4700,7 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
     }                                                                         \
     SLX_GEN_TYPE(name, T, K_T, SLX_CAT(name, _slx_start), SKIPLIST_CMP_NUM,   \
                  KPN, MAXLVL, PSHIFT, -1L, 1, (uint64_t)(K_T)-1,              \
-                 SLX_CAT(name, _slx_set_start), SLX_CAT(name, _slx_size));    \
-    SLX_GEN_COMMON(name, T, K_T, ATTR)                                        \
-    SLX_GEN_REMOVE(name, T, ATTR)                                             \
-    SLX_GEN_EXTENT(name, T, K_T, START, SIZE, ATTR)
+                 SLX_CAT(name, _slx_set_start), SLX_CAT(name, _slx_size));
 
 /* Loops: each expands to a for header. `it` is a struct name_iter, var
  * and tmp are T *. Plain loops must not mutate the list; the _SAFE loop's

@@ -541,24 +541,21 @@ SLX_HOT void slr_publish_word(struct slr_leaf *x, uint64_t w)
 SLX_HOT size_t slr_leaf_bytes(const struct slx_type *ty)
 {
     return sizeof(struct slr_leaf) + ty->keys_bytes + ty->kpn * sizeof(void *) +
-           (ty->extent ? ty->keys_bytes : 0);
+           (slx_is_extent(ty) ? ty->keys_bytes : 0);
 }
 
-SLX_HOT size_t slr_istride(const struct slx_type *ty)
-{
-    return SLX_ROUND8(ty->ks) + sizeof(void *);
-}
-
+/* Entries start right after the node's header (the layout is
+ * skiplist.h's: slx_entry_key). */
 SLX_HOT unsigned char *slr_ikey(const struct slx_type *ty,
                                 const struct slr_inode *P, unsigned i)
 {
-    return (unsigned char *)(uintptr_t)(P + 1) + (size_t)i * slr_istride(ty);
+    return slx_entry_key(ty, P + 1, i);
 }
 
 SLX_HOT void **slr_ichildp(const struct slx_type *ty, const struct slr_inode *P,
                            unsigned i)
 {
-    return (void **)(void *)(slr_ikey(ty, P, i) + SLX_ROUND8(ty->ks));
+    return slx_entry_childp(ty, P + 1, i);
 }
 
 /* Readers: the acquire pairs with the release that published the child. */
@@ -572,11 +569,6 @@ SLX_HOT uint64_t *slr_igaps(const struct slx_type *ty,
                             const struct slr_inode *P)
 {
     return (uint64_t *)(void *)slr_ikey(ty, P, P->cap);
-}
-
-SLX_HOT unsigned slr_max_index(const struct slx_type *ty)
-{
-    return ty->max_level - 1; /* index levels above the leaves */
 }
 
 SLX_HOT struct slr_inode *slr_root(const struct slx_type *ty,
@@ -968,7 +960,7 @@ SLX_HOT unsigned slr_route(const struct slx_type *ty, const struct slr_inode *P,
     unsigned n = P->n;
     if (n <= 1)
         return 0;
-    return slx_bisect(ty, slr_ikey(ty, P, 1), n - 1, slr_istride(ty), key,
+    return slx_bisect(ty, slr_ikey(ty, P, 1), n - 1, slx_istride(ty), key,
                       strict);
 }
 
@@ -1039,7 +1031,7 @@ SLX_HOT void slr_prefetch_inode(const struct slx_type *ty,
                                 const struct slr_inode *P)
 {
     slx_prefetch_lines(P, sizeof *P +
-                              (size_t)(1u << ty->pshift) * slr_istride(ty));
+                              (size_t)(1u << ty->pshift) * slx_istride(ty));
 }
 
 /* A leaf's header (with its order word), keys and element pointers at
@@ -1563,7 +1555,7 @@ static SLX_UNUSED void slr_view_get(const struct slx_type *ty,
     }
     *key = slr_ikey(ty, v->N, src);
     *child = SLR_LOAD_RLX(slr_ichildp(ty, v->N, src));
-    *gap = ty->extent ? SLR_LOAD_RLX(&slr_igaps(ty, v->N)[src]) : 0;
+    *gap = slx_is_extent(ty) ? SLR_LOAD_RLX(&slr_igaps(ty, v->N)[src]) : 0;
 }
 
 /* Fill the new node F with view entries [a, b). Its entry 0 key is its
@@ -1580,7 +1572,7 @@ static SLX_UNUSED void slr_fill(const struct slx_type *ty, struct slr_inode *F,
         memcpy(slr_ikey(ty, F, i - a), i == 0 ? slr_ikey(ty, v->N, 0) : key,
                ty->ks);
         SLR_STORE_RLX(slr_ichildp(ty, F, i - a), child);
-        if (ty->extent)
+        if (slx_is_extent(ty))
             slr_igaps(ty, F)[i - a] = gap;
     }
     F->n = b - a;
@@ -1602,7 +1594,7 @@ static SLX_UNUSED int slr_rebuild(struct slr_op *op, const struct slr_view *v,
         slr_fill(ty, F, v, 0, m);
         up->nc = 1;
         up->c[0] = F;
-        up->gap[0] = ty->extent ? slr_max_gap(ty, F) : 0;
+        up->gap[0] = slx_is_extent(ty) ? slr_max_gap(ty, F) : 0;
         return 0;
     }
     struct slr_inode *A = slr_op_inode(op, ty->icap, level);
@@ -1615,8 +1607,8 @@ static SLX_UNUSED int slr_rebuild(struct slr_op *op, const struct slr_view *v,
     up->c[0] = A;
     up->c[1] = B;
     up->sep = slr_ikey(ty, B, 0);
-    up->gap[0] = ty->extent ? slr_max_gap(ty, A) : 0;
-    up->gap[1] = ty->extent ? slr_max_gap(ty, B) : 0;
+    up->gap[0] = slx_is_extent(ty) ? slr_max_gap(ty, A) : 0;
+    up->gap[1] = slx_is_extent(ty) ? slr_max_gap(ty, B) : 0;
     return 0;
 }
 
@@ -1635,7 +1627,7 @@ static SLX_UNUSED int slr_new_root(struct slr_op *op, unsigned child_level,
         memcpy(slr_ikey(ty, R, 1), ch->sep, ty->ks);
         for (unsigned k = 0; k < 2; k++) {
             SLR_STORE_RLX(slr_ichildp(ty, R, k), ch->c[k]);
-            if (ty->extent)
+            if (slx_is_extent(ty))
                 slr_igaps(ty, R)[k] = ch->gap[k];
         }
         R->n = 2;
@@ -1645,13 +1637,13 @@ static SLX_UNUSED int slr_new_root(struct slr_op *op, unsigned child_level,
             return -ENOMEM;
         memset(slr_ikey(ty, R, 0), 0, ty->ks);
         SLR_STORE_RLX(slr_ichildp(ty, R, 0), (void *)x);
-        if (ty->extent)
+        if (slx_is_extent(ty))
             slr_igaps(ty, R)[0] = 0;
         R->n = 1;
     }
     ch->nc = 1;
     ch->c[0] = R;
-    ch->gap[0] = ty->extent ? slr_max_gap(ty, R) : 0;
+    ch->gap[0] = slx_is_extent(ty) ? slr_max_gap(ty, R) : 0;
     return 0;
 }
 
@@ -1662,10 +1654,10 @@ static SLX_UNUSED void slr_publish(struct slr_op *op, struct slr_inode *X,
 {
     const struct slx_type *ty = op->ty;
     SLR_STORE(slr_parentp(c, X->level == 1), X);
-    if (ty->extent && !slr_is_top(X))
+    if (slx_is_extent(ty) && !slr_is_top(X))
         SLR_STORE_RLX(&slr_igaps(ty, X)[j], gap);
     SLR_STORE(slr_ichildp(ty, X, j), c);
-    if (ty->extent && !slr_is_top(X))
+    if (slx_is_extent(ty) && !slr_is_top(X))
         slr_gap_up(op, X);
 }
 
@@ -1704,7 +1696,7 @@ static SLX_UNUSED int slr_apply(struct slr_op *op, struct slr_inode *N,
             unsigned at = 0, cap = ty->icap;
             if (ch.nc == 2 && N->level < op->h)
                 at = j + 1; /* the new entry starts a node here */
-            else if (m > N->cap && root && N->level >= slr_max_index(ty))
+            else if (m > N->cap && root && N->level >= slx_max_index(ty))
                 cap = 2 * m; /* the top level: the root grows wider */
             else if (m > N->cap)
                 at = m / 2;
@@ -1737,8 +1729,8 @@ static SLX_UNUSED unsigned slr_draw(const struct slx_type *ty,
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     z ^= z >> 31;
     unsigned cap = slr_root(ty, L)->level + 1, h = 1;
-    if (cap > slr_max_index(ty))
-        cap = slr_max_index(ty);
+    if (cap > slx_max_index(ty))
+        cap = slx_max_index(ty);
     uint64_t mask = ((uint64_t)1 << ty->pshift) - 1;
     while (h < cap && (z & mask) == 0) {
         h++;
@@ -1754,7 +1746,7 @@ static SLX_UNUSED void slr_copy_slot(const struct slx_type *ty,
 {
     memcpy(slr_lkey(ty, y, to), slr_lkey(ty, x, s), ty->ks);
     slr_lptrs(ty, y)[to] = slr_lptrs(ty, x)[s];
-    if (ty->extent)
+    if (slx_is_extent(ty))
         memcpy(slr_llasts(ty, y) + (size_t)to * ty->ks,
                slr_llasts(ty, x) + (size_t)s * ty->ks, ty->ks);
 }
@@ -1777,7 +1769,7 @@ static SLX_UNUSED void slr_copy_ranks(const struct slx_type *ty,
     memcpy(slr_lkey(ty, y, to), slr_lkey(ty, x, a), (size_t)(b - a) * ty->ks);
     memcpy(slr_lptrs(ty, y) + to, slr_lptrs(ty, x) + a,
            (size_t)(b - a) * sizeof(void *));
-    if (ty->extent)
+    if (slx_is_extent(ty))
         memcpy(slr_llasts(ty, y) + (size_t)to * ty->ks,
                slr_llasts(ty, x) + (size_t)a * ty->ks,
                (size_t)(b - a) * ty->ks);
@@ -1789,7 +1781,7 @@ static SLX_UNUSED void slr_set_slot(const struct slx_type *ty,
 {
     memcpy(slr_lkey(ty, y, i), key, ty->ks);
     slr_lptrs(ty, y)[i] = e;
-    if (ty->extent)
+    if (slx_is_extent(ty))
         slx_store_u(ty, slr_llasts(ty, y) + (size_t)i * ty->ks, last);
 }
 
@@ -1844,7 +1836,7 @@ static SLX_UNUSED uint64_t slr_gap_after(struct slr_op *op,
                                          const struct slr_leaf *y,
                                          const void *after)
 {
-    if (!op->ty->extent)
+    if (!slx_is_extent(op->ty))
         return 0;
     struct slr_snap w[1];
     slr_snap_mine(op->ty, y, w);
@@ -1872,7 +1864,7 @@ static SLX_UNUSED void slr_regap(struct slr_op *op, const struct slr_pos *p,
                                  uint64_t next, const void *after)
 {
     const struct slx_type *ty = op->ty;
-    if (!ty->extent)
+    if (!slx_is_extent(ty))
         return;
     const struct slr_leaf *x = p->leaf;
     struct slr_snap w[1];
@@ -1970,7 +1962,7 @@ static SLX_UNUSED int slr_take_in_place(struct slr_op *op,
     if (!slr_tailed(ty) && sl + 1 != (unsigned)w)
         return 1;
     uint64_t next = slr_tailed(ty) ? w & ~(UINT64_C(1) << sl) : w - 1;
-    if (ty->extent)
+    if (slx_is_extent(ty))
         slr_regap(op, p, next, slr_mine_last_key(ty, x));
     slr_publish_word(x, next);
     return 0;
@@ -2030,7 +2022,7 @@ static SLX_UNUSED int slr_put(struct slr_op *op, const struct slr_pos *p,
     ch.c[0] = a;
     ch.c[1] = b;
     ch.sep = slr_lkey(ty, b, 0);
-    if (ty->extent) {
+    if (slx_is_extent(ty)) {
         struct slr_snap aw[1];
         slr_snap_mine(ty, a, aw);
         ch.gap[0] = slr_leaf_gap(ty, op->L, a, aw, slr_lstart(ty, b, 0), 1);
@@ -2649,7 +2641,7 @@ static SLX_UNUSED int slr_init(const struct slx_type *ty, struct slr_list *L,
         return -EINVAL;
     memset(L, 0, sizeof *L);
     L->leaf_bytes = slr_leaf_bytes(ty);
-    L->ientry = slr_istride(ty) + (ty->extent ? sizeof(uint64_t) : 0);
+    L->ientry = slx_istride(ty) + (slx_is_extent(ty) ? sizeof(uint64_t) : 0);
     L->icap = ty->icap;
     if (a) {
         L->alloc = *a;
@@ -2684,7 +2676,7 @@ static SLX_UNUSED int slr_init(const struct slx_type *ty, struct slr_list *L,
     memset(slr_ikey(ty, root, 0), 0, ty->ks);
     SLR_STORE_RLX(slr_ichildp(ty, top, 0), (void *)root);
     SLR_STORE_RLX(slr_ichildp(ty, root, 0), (void *)x);
-    if (ty->extent)
+    if (slx_is_extent(ty))
         slr_igaps(ty, root)[0] = 0;
     top->n = root->n = 1;
     root->parent = top;
@@ -2753,18 +2745,6 @@ struct slr_checker {
     uint64_t prev_last;
 };
 
-static SLX_UNUSED SLX_PRINTF(2, 3) int slr_fail(struct slr_checker *c,
-                                                const char *fmt, ...)
-{
-    if (c->why && c->len) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(c->why, c->len, fmt, ap);
-        va_end(ap);
-    }
-    return -EINVAL;
-}
-
 /* The order word of leaf x: no more live slots than slots written, no
  * more written than KPN, and (a permutation) each listed slot written
  * and listed once. */
@@ -2774,22 +2754,25 @@ static SLX_UNUSED int slr_check_word(struct slr_checker *c,
     const struct slx_type *ty = c->ty;
     if (!slr_tailed(ty)) {
         if (x->used > ty->kpn || (unsigned)w > x->used)
-            return slr_fail(c, "leaf %zu: %u live of %u slots written (KPN %u)",
+            return slx_fail(c->why, c->len,
+                            "leaf %zu: %u live of %u slots written (KPN %u)",
                             c->leaves, (unsigned)w, x->used, ty->kpn);
         return 0;
     }
     unsigned run = slr_wrun(w), used = slr_wused(w);
     if (used > ty->kpn || run > used || used - run > SLR_TAIL_LEN ||
         (w >> (SLR_TAIL_KPN + 12)) != 0)
-        return slr_fail(c,
+        return slx_fail(c->why, c->len,
                         "leaf %zu: run %u, %u slots written (KPN %u, tail at "
                         "most %u)",
                         c->leaves, run, used, ty->kpn, SLR_TAIL_LEN);
     if (slr_wmask(w) >> used)
-        return slr_fail(c, "leaf %zu: a slot never written is live", c->leaves);
+        return slx_fail(c->why, c->len,
+                        "leaf %zu: a slot never written is live", c->leaves);
     for (unsigned s = 1; s < run; s++)
         if (!slr_slot_less(ty, slr_lkeys(ty, x), s - 1, s))
-            return slr_fail(c, "leaf %zu: run slots %u and %u out of order",
+            return slx_fail(c->why, c->len,
+                            "leaf %zu: run slots %u and %u out of order",
                             c->leaves, s - 1, s);
     return 0;
 }
@@ -2804,7 +2787,8 @@ static SLX_UNUSED int slr_check_leaf(struct slr_checker *c,
         (const struct slr_leaf *)SLR_LOAD_RLX(slr_ichildp(ty, P, j));
     c->leaves++;
     if (x->parent != P)
-        return slr_fail(c, "leaf %zu: parent pointer is not its parent",
+        return slx_fail(c->why, c->len,
+                        "leaf %zu: parent pointer is not its parent",
                         c->leaves);
     uint64_t word = slr_lword_mine(x);
     int rc = slr_check_word(c, x, word);
@@ -2818,29 +2802,34 @@ static SLX_UNUSED int slr_check_leaf(struct slr_checker *c,
     for (unsigned i = 0; i < n; i++) {
         const unsigned char *k = slr_rkey(ty, x, w, i);
         if (c->have_prev && !ty->less(c->prev, k))
-            return slr_fail(c, "leaf %zu slot %u: keys out of order", c->leaves,
+            return slx_fail(c->why, c->len,
+                            "leaf %zu slot %u: keys out of order", c->leaves,
                             i);
         if ((lo && ty->less(k, lo)) || (hi && !ty->less(k, hi)))
-            return slr_fail(c, "leaf %zu slot %u: key outside the fences",
+            return slx_fail(c->why, c->len,
+                            "leaf %zu slot %u: key outside the fences",
                             c->leaves, i);
-        if (ty->extent) {
+        if (slx_is_extent(ty)) {
             uint64_t s = slx_load_u(ty, k), l = slr_rlast(ty, x, w, i);
             if (l < s)
-                return slr_fail(c, "leaf %zu slot %u: end before start",
-                                c->leaves, i);
+                return slx_fail(c->why, c->len,
+                                "leaf %zu slot %u: end before start", c->leaves,
+                                i);
             if (c->have_prev && c->prev_last >= s)
-                return slr_fail(c, "leaf %zu slot %u: extents overlap",
-                                c->leaves, i);
+                return slx_fail(c->why, c->len,
+                                "leaf %zu slot %u: extents overlap", c->leaves,
+                                i);
             c->prev_last = l;
         }
         memcpy(c->prev, k, ty->ks);
         c->have_prev = 1;
     }
-    if (ty->extent && n) {
+    if (slx_is_extent(ty) && n) {
         uint64_t g =
             slr_new_leaf_gap(ty, c->L, x, w, slr_rkey(ty, x, w, n - 1));
         if (g > slr_igaps(ty, P)[j])
-            return slr_fail(c, "leaf %zu: free run %llu above its bound %llu",
+            return slx_fail(c->why, c->len,
+                            "leaf %zu: free run %llu above its bound %llu",
                             c->leaves, (unsigned long long)g,
                             (unsigned long long)slr_igaps(ty, P)[j]);
     }
@@ -2854,18 +2843,22 @@ static SLX_UNUSED int slr_check_node(struct slr_checker *c,
 {
     const struct slx_type *ty = c->ty;
     if (P->dead)
-        return slr_fail(c, "level %u: a dead node is reachable", P->level);
+        return slx_fail(c->why, c->len, "level %u: a dead node is reachable",
+                        P->level);
     if (P->n == 0 || P->n > P->cap)
-        return slr_fail(c, "level %u: node with %u entries (cap %u)", P->level,
+        return slx_fail(c->why, c->len,
+                        "level %u: node with %u entries (cap %u)", P->level,
                         P->n, P->cap);
     for (unsigned j = 0; j < P->n; j++) {
         const unsigned char *clo = j ? slr_ikey(ty, P, j) : lo;
         const unsigned char *chi = j + 1 < P->n ? slr_ikey(ty, P, j + 1) : hi;
         if (j && ((lo && ty->less(clo, lo)) || (hi && !ty->less(clo, hi))))
-            return slr_fail(c, "level %u entry %u: key outside the fences",
+            return slx_fail(c->why, c->len,
+                            "level %u entry %u: key outside the fences",
                             P->level, j);
         if (j + 1 < P->n && j && !ty->less(clo, chi))
-            return slr_fail(c, "level %u entry %u: keys out of order", P->level,
+            return slx_fail(c->why, c->len,
+                            "level %u entry %u: keys out of order", P->level,
                             j);
         int rc;
         if (P->level == 1) {
@@ -2874,12 +2867,12 @@ static SLX_UNUSED int slr_check_node(struct slr_checker *c,
             const struct slr_inode *C =
                 (const struct slr_inode *)SLR_LOAD_RLX(slr_ichildp(ty, P, j));
             if (C->parent != P || C->level + 1 != P->level)
-                return slr_fail(c,
+                return slx_fail(c->why, c->len,
                                 "level %u entry %u: child's parent or "
                                 "level wrong",
                                 P->level, j);
-            if (ty->extent && slr_max_gap(ty, C) != slr_igaps(ty, P)[j])
-                return slr_fail(c,
+            if (slx_is_extent(ty) && slr_max_gap(ty, C) != slr_igaps(ty, P)[j])
+                return slx_fail(c->why, c->len,
                                 "level %u entry %u: gap %llu, child's "
                                 "maximum %llu",
                                 P->level, j,
@@ -2904,15 +2897,16 @@ static SLX_UNUSED int slr_check(const struct slx_type *ty, struct slr_list *L,
     c.len = len;
     const struct slr_inode *top = L->top, *root = slr_root(ty, L);
     if (top->n != 1 || root->parent != top)
-        return slr_fail(&c, "top: %u entries, or the root's parent wrong",
+        return slx_fail(why, len, "top: %u entries, or the root's parent wrong",
                         top->n);
-    if (root->level > slr_max_index(ty))
-        return slr_fail(&c, "root at level %u, above MAXLVL - 1", root->level);
+    if (root->level > slx_max_index(ty))
+        return slx_fail(why, len, "root at level %u, above MAXLVL - 1",
+                        root->level);
     int rc = slr_check_node(&c, root, NULL, NULL);
     if (rc)
         return rc;
     if (c.empty && c.leaves > 1)
-        return slr_fail(&c, "an empty leaf among %zu", c.leaves);
+        return slx_fail(why, len, "an empty leaf among %zu", c.leaves);
     if (why && len)
         why[0] = '\0';
     return 0;
@@ -3167,37 +3161,14 @@ static SLX_UNUSED int slr_check(const struct slx_type *ty, struct slr_list *L,
  * - `KPN`, `MAXLVL`, `PSHIFT`: as for `SKIPLIST_RCU_DEFINE`
  * \param ... name, T, K_T, START, SIZE, KPN, MAXLVL, PSHIFT (above) */
 #define SKIPLIST_RCU_EXTENT_DEFINE(...) SLR_DEFINE_EXTENT_(__VA_ARGS__)
-#define SLR_DEFINE_EXTENT_(name, T, K_T, START, SIZE, KPN, MAXLVL, PSHIFT)    \
-    SLR_CHECK_RANGES(name, KPN, MAXLVL, PSHIFT);                              \
-    SLX_CHECK_EXTENT(name, T, K_T, START, SIZE);                              \
-    static inline SLX_UNUSED K_T SLX_CAT(name, _slr_start)(const T *e)        \
-    {                                                                         \
-        return (K_T)e->START;                                                 \
-    }                                                                         \
-    static inline SLX_UNUSED void SLX_CAT(name, _slr_set_start)(void *e,      \
-                                                                uint64_t v)   \
-    {                                                                         \
-        ((T *)e)->START = (SLX_TYPEOF(((T *)e)->START))v;                     \
-    }                                                                         \
-    static inline SLX_UNUSED uint64_t SLX_CAT(name, _slr_size)(const void *e) \
-    {                                                                         \
-        return (uint64_t)((const T *)e)->SIZE;                                \
-    }                                                                         \
-    SLX_GEN_TYPE(name, T, K_T, SLX_CAT(name, _slr_start), SKIPLIST_CMP_NUM,   \
-                 KPN, MAXLVL, PSHIFT, -1L, 1, (uint64_t)(K_T)-1,              \
-                 SLX_CAT(name, _slr_set_start), SLX_CAT(name, _slr_size));    \
-    SLR_GEN_COMMON(name, T, K_T, SLX_STATIC)                                  \
+#define SLR_DEFINE_EXTENT_(name, T, K_T, START, SIZE, KPN, MAXLVL, PSHIFT) \
+    SLR_CHECK_RANGES(name, KPN, MAXLVL, PSHIFT);                           \
+    SLX_GEN_EXTENT_TYPE(name, T, K_T, START, SIZE, KPN, MAXLVL, PSHIFT)    \
+    SLR_GEN_COMMON(name, T, K_T, SLX_STATIC)                               \
     SLR_GEN_EXTENT(name, T, K_T, SLX_STATIC)
 
-#define SLR_CHECK_RANGES(name, KPN, MAXLVL, PSHIFT)                        \
-    SLX_STATIC_ASSERT(SLX_CAT(name, _rcu_kpn), (KPN) >= 2 && (KPN) <= 256, \
-                      "skiplist_rcu " #name                                \
-                      ": keys per node (KPN) must be 2..256");             \
-    SLX_STATIC_ASSERT(                                                     \
-        SLX_CAT(name, _rcu_maxlvl), (MAXLVL) >= 2 && (MAXLVL) <= 32,       \
-        "skiplist_rcu " #name ": max level (MAXLVL) must be 2..32");       \
-    SLX_STATIC_ASSERT(                                                     \
-        SLX_CAT(name, _rcu_pshift), (PSHIFT) >= 1 && (PSHIFT) <= 8,        \
-        "skiplist_rcu " #name ": promotion shift (PSHIFT) must be 1..8")
+/* Leaves of at least 2 keys, at least one index level. */
+#define SLR_CHECK_RANGES(name, KPN, MAXLVL, PSHIFT) \
+    SLX_CHECK_RANGES(name, "skiplist_rcu", 2, KPN, MAXLVL, PSHIFT)
 
 #endif /* SKIPLIST_RCU_H */
