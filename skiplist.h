@@ -4177,6 +4177,26 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
                       "HOOK member comes after the comparator");
 #define SLX_PQ_NOTHING(...)
 
+/* The searches and the iterator's moves, declared alike by every face
+ * here and by skiplist_rcu.h's. ATTR is `static SLX_UNUSED` or empty. */
+#define SLX_PROTO_SEARCH(name, T, K_T, ATTR)                       \
+    ATTR T *SLX_CAT(name, _find)(const struct name *, K_T);        \
+    ATTR T *SLX_CAT(name, _lower_bound)(const struct name *, K_T); \
+    ATTR T *SLX_CAT(name, _upper_bound)(const struct name *, K_T); \
+    ATTR T *SLX_CAT(name, _floor)(const struct name *, K_T);       \
+    ATTR T *SLX_CAT(name, _below)(const struct name *, K_T);       \
+    ATTR T *SLX_CAT(name, _first)(const struct name *);            \
+    ATTR T *SLX_CAT(name, _last)(const struct name *)
+#define SLX_PROTO_ITER(name, T, K_T, ATTR)                            \
+    ATTR T *SLX_CAT(name, _iter_first)(struct SLX_CAT(name, _iter) *, \
+                                       const struct name *);          \
+    ATTR T *SLX_CAT(name, _iter_last)(struct SLX_CAT(name, _iter) *,  \
+                                      const struct name *);           \
+    ATTR T *SLX_CAT(name, _iter_seek)(struct SLX_CAT(name, _iter) *,  \
+                                      const struct name *, K_T);      \
+    ATTR T *SLX_CAT(name, _iter_next)(struct SLX_CAT(name, _iter) *); \
+    ATTR T *SLX_CAT(name, _iter_prev)(struct SLX_CAT(name, _iter) *)
+
 /* Types and declarations. ATTR is `static SLX_UNUSED` or empty. */
 #define SLX_PROTO_COMMON(name, T, K_T, ATTR)                                \
     struct name {                                                           \
@@ -4194,22 +4214,9 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
     ATTR size_t SLX_CAT(name, _count)(const struct name *);                 \
     ATTR bool SLX_CAT(name, _empty)(const struct name *);                   \
     ATTR size_t SLX_CAT(name, _bytes)(const struct name *);                 \
-    ATTR T *SLX_CAT(name, _find)(const struct name *, K_T);                 \
-    ATTR T *SLX_CAT(name, _lower_bound)(const struct name *, K_T);          \
-    ATTR T *SLX_CAT(name, _upper_bound)(const struct name *, K_T);          \
-    ATTR T *SLX_CAT(name, _floor)(const struct name *, K_T);                \
-    ATTR T *SLX_CAT(name, _below)(const struct name *, K_T);                \
-    ATTR T *SLX_CAT(name, _first)(const struct name *);                     \
-    ATTR T *SLX_CAT(name, _last)(const struct name *);                      \
+    SLX_PROTO_SEARCH(name, T, K_T, ATTR);                                   \
     ATTR int SLX_CAT(name, _check)(const struct name *, char *, size_t);    \
-    ATTR T *SLX_CAT(name, _iter_first)(struct SLX_CAT(name, _iter) *,       \
-                                       const struct name *);                \
-    ATTR T *SLX_CAT(name, _iter_last)(struct SLX_CAT(name, _iter) *,        \
-                                      const struct name *);                 \
-    ATTR T *SLX_CAT(name, _iter_seek)(struct SLX_CAT(name, _iter) *,        \
-                                      const struct name *, K_T);            \
-    ATTR T *SLX_CAT(name, _iter_next)(struct SLX_CAT(name, _iter) *);       \
-    ATTR T *SLX_CAT(name, _iter_prev)(struct SLX_CAT(name, _iter) *);       \
+    SLX_PROTO_ITER(name, T, K_T, ATTR);                                     \
     ATTR T *SLX_CAT(name, _iter_get)(const struct SLX_CAT(name, _iter) *);  \
     ATTR T *SLX_CAT(name, _slx_iter_resync)(struct SLX_CAT(name, _iter) *, T *)
 

@@ -16,6 +16,12 @@
  *     struct item *hit = cmap_find(&map, 7); // valid until the unlock
  *     skiplist_rcu_read_unlock();
  *
+ * SKIPLIST_RCU_DEFINE and SKIPLIST_RCU_EXTENT_DEFINE give static
+ * functions; for a list used from several files, SKIPLIST_RCU_PROTOTYPE
+ * (SKIPLIST_RCU_EXTENT_PROTOTYPE) in a header and SKIPLIST_RCU_GENERATE
+ * (_EXTENT_GENERATE) in one .c file give external ones, as skiplist.h's
+ * SKIPLIST_PROTOTYPE and SKIPLIST_GENERATE do.
+ *
  * The layout is the B-skiplist of skiplist.h: leaves of up to KPN sorted
  * keys with their element pointers, and above them index levels stored as
  * nodes of (key, child) entries, each new leaf's entry drawn to a random
@@ -359,7 +365,7 @@ struct slr_list {
 /* A reader's place: a leaf, its snapshot (the slots it lists stay as
  * they are while the reader can hold them) and a rank in it. */
 struct slr_iter {
-    struct slr_list *L;
+    const struct slr_list *L;
     const struct slr_leaf *leaf;
     struct slr_snap w[1];
     unsigned slot; /* rank in w */
@@ -1111,7 +1117,7 @@ slr_edge_leaf(const struct slx_type *ty, const struct slr_list *L, int right)
 /* First slot with key >= key (strict) or > key (!strict), crossing leaves
  * by their upper fences; it->leaf NULL when none. Each step's fence is
  * above the last, so this ends under any concurrent change. */
-SLX_HOT void *slr_next_from(const struct slx_type *ty, struct slr_list *L,
+SLX_HOT void *slr_next_from(const struct slx_type *ty, const struct slr_list *L,
                             const void *key, int strict, struct slr_iter *it)
 {
     struct slr_pos p;
@@ -1138,7 +1144,7 @@ SLX_HOT void *slr_next_from(const struct slx_type *ty, struct slr_list *L,
 
 /* Last slot with key < key (strict) or <= key (!strict), crossing leaves
  * by their lower fences. */
-SLX_HOT void *slr_prev_from(const struct slx_type *ty, struct slr_list *L,
+SLX_HOT void *slr_prev_from(const struct slx_type *ty, const struct slr_list *L,
                             const void *key, int strict, struct slr_iter *it)
 {
     struct slr_pos p;
@@ -1170,7 +1176,7 @@ SLX_HOT void *slr_find(const struct slx_type *ty, const struct slr_list *L,
     return slr_leaf_lookup(ty, x, slr_lword(x), key);
 }
 
-SLX_HOT void *slr_first(const struct slx_type *ty, struct slr_list *L,
+SLX_HOT void *slr_first(const struct slx_type *ty, const struct slr_list *L,
                         struct slr_iter *it)
 {
     const struct slr_leaf *x = slr_edge_leaf(ty, L, 0);
@@ -1183,7 +1189,7 @@ SLX_HOT void *slr_first(const struct slx_type *ty, struct slr_list *L,
     return n ? slr_rptr(ty, x, w, 0) : NULL;
 }
 
-SLX_HOT void *slr_last(const struct slx_type *ty, struct slr_list *L,
+SLX_HOT void *slr_last(const struct slx_type *ty, const struct slr_list *L,
                        struct slr_iter *it)
 {
     const struct slr_leaf *x = slr_edge_leaf(ty, L, 1);
@@ -1227,7 +1233,7 @@ SLX_HOT void *slr_iter_prev(const struct slx_type *ty, struct slr_iter *it)
 
 /* Elements, leaf by leaf (exact when no writer runs). */
 static SLX_UNUSED size_t slr_count(const struct slx_type *ty,
-                                   struct slr_list *L)
+                                   const struct slr_list *L)
 {
     struct slr_iter it;
     if (!slr_first(ty, L, &it))
@@ -1419,8 +1425,9 @@ static SLX_UNUSED uint64_t slr_max_gap(const struct slx_type *ty,
 
 /* Start of the first extent after key (the successor of a leaf whose
  * largest start is key), read without locks. */
-static SLX_UNUSED int slr_succ(const struct slx_type *ty, struct slr_list *L,
-                               const void *key, uint64_t *succ)
+static SLX_UNUSED int slr_succ(const struct slx_type *ty,
+                               const struct slr_list *L, const void *key,
+                               uint64_t *succ)
 {
     struct slr_iter it;
     if (!slr_next_from(ty, L, key, 0, &it))
@@ -1439,7 +1446,7 @@ struct slr_succ_hint {
 /* The run after rank i of leaf x (word w): [gs, ge], 0 when there is
  * none. */
 static SLX_UNUSED int
-slr_run_after(const struct slx_type *ty, struct slr_list *L,
+slr_run_after(const struct slx_type *ty, const struct slr_list *L,
               const struct slr_leaf *x, const struct slr_snap *w, unsigned i,
               const struct slr_succ_hint *hint, uint64_t *gs, uint64_t *ge)
 {
@@ -1467,7 +1474,7 @@ slr_run_after(const struct slx_type *ty, struct slr_list *L,
 /* Longest free run owned by leaf x (word w): after each extent up to the
  * next start (the first start after the leaf is `succ`, or none). */
 static SLX_UNUSED uint64_t slr_leaf_gap(const struct slx_type *ty,
-                                        struct slr_list *L,
+                                        const struct slr_list *L,
                                         const struct slr_leaf *x,
                                         const struct slr_snap *w, uint64_t succ,
                                         int has_succ)
@@ -1486,7 +1493,7 @@ static SLX_UNUSED uint64_t slr_leaf_gap(const struct slx_type *ty,
  * that raises this bound after us (it locks our parent first), so the
  * value read here is an upper bound. */
 static SLX_UNUSED uint64_t slr_new_leaf_gap(const struct slx_type *ty,
-                                            struct slr_list *L,
+                                            const struct slr_list *L,
                                             const struct slr_leaf *x,
                                             const struct slr_snap *w,
                                             const void *after)
@@ -2203,7 +2210,7 @@ static SLX_UNUSED int slr_erase(const struct slx_type *ty, struct slr_list *L,
 /* Leaf x's runs, in the request's order. *longest: the longest run seen
  * (a bound above it is stale: the caller repairs it). */
 static SLX_UNUSED int slr_hole_leaf(const struct slx_type *ty,
-                                    struct slr_list *L,
+                                    const struct slr_list *L,
                                     const struct slr_leaf *x,
                                     const struct slr_succ_hint *hint,
                                     struct slx_holereq *r, uint64_t *longest)
@@ -2309,7 +2316,8 @@ slr_hole_node(const struct slx_type *ty, struct slr_list *L,
 
 /* The run before the first extent (owned by no leaf). */
 static SLX_UNUSED int slr_hole_head(const struct slx_type *ty,
-                                    struct slr_list *L, struct slx_holereq *r)
+                                    const struct slr_list *L,
+                                    struct slx_holereq *r)
 {
     struct slr_iter it;
     if (!slr_first(ty, L, &it))
@@ -2320,7 +2328,8 @@ static SLX_UNUSED int slr_hole_head(const struct slx_type *ty,
 
 /* The run after the last extent starting below the window. */
 static SLX_UNUSED int slr_hole_pred(const struct slx_type *ty,
-                                    struct slr_list *L, struct slx_holereq *r)
+                                    const struct slr_list *L,
+                                    struct slx_holereq *r)
 {
     unsigned char lo[8];
     struct slr_iter it;
@@ -2347,7 +2356,7 @@ static SLX_UNUSED int slr_hole_search(const struct slx_type *ty,
  * already overlapping it, or NULL. The extent before s is read without
  * a lock: whoever inserts one reaching s holds s's leaf, as we do. */
 static SLX_UNUSED void *slr_ext_clash(const struct slx_type *ty,
-                                      struct slr_list *L,
+                                      const struct slr_list *L,
                                       const struct slr_leaf *x, uint64_t s,
                                       uint64_t last)
 {
@@ -2565,7 +2574,7 @@ static SLX_UNUSED int slr_ext_insert_hole(const struct slx_type *ty,
 
 /* Extent containing point: the last starting at or before it. */
 static SLX_UNUSED void *slr_ext_lookup(const struct slx_type *ty,
-                                       struct slr_list *L, uint64_t point)
+                                       const struct slr_list *L, uint64_t point)
 {
     unsigned char k[8];
     struct slr_iter it;
@@ -2576,7 +2585,7 @@ static SLX_UNUSED void *slr_ext_lookup(const struct slx_type *ty,
 
 /* The lowest extent overlapping [lo, hi], iterator at it. */
 static SLX_UNUSED void *slr_ext_overlap(const struct slx_type *ty,
-                                        struct slr_list *L, uint64_t lo,
+                                        const struct slr_list *L, uint64_t lo,
                                         uint64_t hi, struct slr_iter *it)
 {
     unsigned char k[8];
@@ -2736,7 +2745,7 @@ static SLX_UNUSED void slr_stats(const struct slr_list *L,
 /* check(): a walk of the whole structure, with no writer running. */
 struct slr_checker {
     const struct slx_type *ty;
-    struct slr_list *L;
+    const struct slr_list *L;
     char *why;
     size_t len;
     size_t leaves, empty;
@@ -2886,8 +2895,8 @@ static SLX_UNUSED int slr_check_node(struct slr_checker *c,
     return 0;
 }
 
-static SLX_UNUSED int slr_check(const struct slx_type *ty, struct slr_list *L,
-                                char *why, size_t len)
+static SLX_UNUSED int slr_check(const struct slx_type *ty,
+                                const struct slr_list *L, char *why, size_t len)
 {
     struct slr_checker c;
     memset(&c, 0, sizeof c);
@@ -2961,14 +2970,45 @@ static SLX_UNUSED int slr_check(const struct slx_type *ty, struct slr_list *L,
  * through futexes TSan cannot see.
  */
 
+/* Types and declarations. ATTR is `static SLX_UNUSED` (DEFINE) or empty
+ * (PROTOTYPE, GENERATE), as in skiplist.h. */
+#define SLR_PROTO_COMMON(name, T, K_T, ATTR)                                \
+    struct name {                                                           \
+        struct slr_list sl;                                                 \
+    };                                                                      \
+    struct SLX_CAT(name, _iter) {                                           \
+        struct slr_iter it;                                                 \
+        uint64_t lo, hi; /* an overlap walk's range */                      \
+    };                                                                      \
+    ATTR int SLX_CAT(name, _init)(                                          \
+        struct name *, const struct skiplist_allocator *, uint64_t);        \
+    ATTR void SLX_CAT(name, _destroy)(struct name *, void (*)(T *, void *), \
+                                      void *);                              \
+    ATTR size_t SLX_CAT(name, _count)(const struct name *);                 \
+    ATTR int SLX_CAT(name, _check)(const struct name *, char *, size_t);    \
+    ATTR void SLX_CAT(name, _stats)(const struct name *,                    \
+                                    struct skiplist_rcu_stats *);           \
+    SLX_PROTO_ITER(name, T, K_T, ATTR)
+
+#define SLR_PROTO_MAP(name, T, K_T, ATTR)                         \
+    SLX_PROTO_SEARCH(name, T, K_T, ATTR);                         \
+    ATTR int SLX_CAT(name, _insert)(struct name *, T *, T **);    \
+    ATTR int SLX_CAT(name, _erase_key)(struct name *, K_T, T **); \
+    ATTR int SLX_CAT(name, _erase)(struct name *, T *)
+
+#define SLR_PROTO_EXTENT(name, T, K_T, ATTR)                                  \
+    ATTR T *SLX_CAT(name, _lookup)(const struct name *, K_T);                 \
+    ATTR int SLX_CAT(name, _first_overlap)(const struct name *, K_T, K_T,     \
+                                           T **);                             \
+    ATTR T *SLX_CAT(name, _iter_overlap)(struct SLX_CAT(name, _iter) *,       \
+                                         const struct name *, K_T, K_T);      \
+    ATTR T *SLX_CAT(name, _iter_next_overlap)(struct SLX_CAT(name, _iter) *); \
+    ATTR int SLX_CAT(name, _insert)(struct name *, T *, T **);                \
+    ATTR int SLX_CAT(name, _erase)(struct name *, T *);                       \
+    ATTR int SLX_CAT(name, _insert_hole)(struct name *, T *, K_T, K_T, K_T, int)
+
+/* Definitions: each wrapper binds the types and calls the engine. */
 #define SLR_GEN_COMMON(name, T, K_T, ATTR)                                     \
-    struct name {                                                              \
-        struct slr_list sl;                                                    \
-    };                                                                         \
-    struct SLX_CAT(name, _iter) {                                              \
-        struct slr_iter it;                                                    \
-        uint64_t lo, hi; /* an overlap walk's range */                         \
-    };                                                                         \
     SLX_CHECK_KEYSIZE(name, K_T);                                              \
     ATTR int SLX_CAT(name, _init)(                                             \
         struct name * sl, const struct skiplist_allocator *a, uint64_t seed)   \
@@ -2980,31 +3020,32 @@ static SLX_UNUSED int slr_check(const struct slx_type *ty, struct slr_list *L,
     {                                                                          \
         slr_destroy(SLX_TY(name), &sl->sl, (void (*)(void *, void *))fn, arg); \
     }                                                                          \
-    ATTR size_t SLX_CAT(name, _count)(struct name * sl)                        \
+    ATTR size_t SLX_CAT(name, _count)(const struct name *sl)                   \
     {                                                                          \
         return slr_count(SLX_TY(name), &sl->sl);                               \
     }                                                                          \
-    ATTR int SLX_CAT(name, _check)(struct name * sl, char *why, size_t len)    \
+    ATTR int SLX_CAT(name, _check)(const struct name *sl, char *why,           \
+                                   size_t len)                                 \
     {                                                                          \
         return slr_check(SLX_TY(name), &sl->sl, why, len);                     \
     }                                                                          \
-    ATTR void SLX_CAT(name, _stats)(struct name * sl,                          \
-                                    struct skiplist_rcu_stats * st)            \
+    ATTR void SLX_CAT(name, _stats)(const struct name *sl,                     \
+                                    struct skiplist_rcu_stats *st)             \
     {                                                                          \
         slr_stats(&sl->sl, st);                                                \
     }                                                                          \
     ATTR T *SLX_CAT(name, _iter_first)(struct SLX_CAT(name, _iter) * it,       \
-                                       struct name * sl)                       \
+                                       const struct name *sl)                  \
     {                                                                          \
         return (T *)slr_first(SLX_TY(name), &sl->sl, &it->it);                 \
     }                                                                          \
     ATTR T *SLX_CAT(name, _iter_last)(struct SLX_CAT(name, _iter) * it,        \
-                                      struct name * sl)                        \
+                                      const struct name *sl)                   \
     {                                                                          \
         return (T *)slr_last(SLX_TY(name), &sl->sl, &it->it);                  \
     }                                                                          \
     ATTR T *SLX_CAT(name, _iter_seek)(struct SLX_CAT(name, _iter) * it,        \
-                                      struct name * sl, K_T key)               \
+                                      const struct name *sl, K_T key)          \
     {                                                                          \
         return (T *)slr_next_from(SLX_TY(name), &sl->sl, &key, 1, &it->it);    \
     }                                                                          \
@@ -3018,36 +3059,36 @@ static SLX_UNUSED int slr_check(const struct slx_type *ty, struct slr_list *L,
     }
 
 #define SLR_GEN_MAP(name, T, K_T, ATTR)                                        \
-    ATTR T *SLX_CAT(name, _find)(struct name * sl, K_T key)                    \
+    ATTR T *SLX_CAT(name, _find)(const struct name *sl, K_T key)               \
     {                                                                          \
         return (T *)slr_find(SLX_TY(name), &sl->sl, &key);                     \
     }                                                                          \
-    ATTR T *SLX_CAT(name, _lower_bound)(struct name * sl, K_T key)             \
+    ATTR T *SLX_CAT(name, _lower_bound)(const struct name *sl, K_T key)        \
     {                                                                          \
         struct slr_iter it;                                                    \
         return (T *)slr_next_from(SLX_TY(name), &sl->sl, &key, 1, &it);        \
     }                                                                          \
-    ATTR T *SLX_CAT(name, _upper_bound)(struct name * sl, K_T key)             \
+    ATTR T *SLX_CAT(name, _upper_bound)(const struct name *sl, K_T key)        \
     {                                                                          \
         struct slr_iter it;                                                    \
         return (T *)slr_next_from(SLX_TY(name), &sl->sl, &key, 0, &it);        \
     }                                                                          \
-    ATTR T *SLX_CAT(name, _floor)(struct name * sl, K_T key)                   \
+    ATTR T *SLX_CAT(name, _floor)(const struct name *sl, K_T key)              \
     {                                                                          \
         struct slr_iter it;                                                    \
         return (T *)slr_prev_from(SLX_TY(name), &sl->sl, &key, 0, &it);        \
     }                                                                          \
-    ATTR T *SLX_CAT(name, _below)(struct name * sl, K_T key)                   \
+    ATTR T *SLX_CAT(name, _below)(const struct name *sl, K_T key)              \
     {                                                                          \
         struct slr_iter it;                                                    \
         return (T *)slr_prev_from(SLX_TY(name), &sl->sl, &key, 1, &it);        \
     }                                                                          \
-    ATTR T *SLX_CAT(name, _first)(struct name * sl)                            \
+    ATTR T *SLX_CAT(name, _first)(const struct name *sl)                       \
     {                                                                          \
         struct slr_iter it;                                                    \
         return (T *)slr_first(SLX_TY(name), &sl->sl, &it);                     \
     }                                                                          \
-    ATTR T *SLX_CAT(name, _last)(struct name * sl)                             \
+    ATTR T *SLX_CAT(name, _last)(const struct name *sl)                        \
     {                                                                          \
         struct slr_iter it;                                                    \
         return (T *)slr_last(SLX_TY(name), &sl->sl, &it);                      \
@@ -3066,12 +3107,12 @@ static SLX_UNUSED int slr_check(const struct slx_type *ty, struct slr_list *L,
     }
 
 #define SLR_GEN_EXTENT(name, T, K_T, ATTR)                                    \
-    ATTR T *SLX_CAT(name, _lookup)(struct name * sl, K_T point)               \
+    ATTR T *SLX_CAT(name, _lookup)(const struct name *sl, K_T point)          \
     {                                                                         \
         return (T *)slr_ext_lookup(SLX_TY(name), &sl->sl, (uint64_t)point);   \
     }                                                                         \
-    ATTR int SLX_CAT(name, _first_overlap)(struct name * sl, K_T lo, K_T hi,  \
-                                           T * *out)                          \
+    ATTR int SLX_CAT(name, _first_overlap)(const struct name *sl, K_T lo,     \
+                                           K_T hi, T **out)                   \
     {                                                                         \
         struct slr_iter it;                                                   \
         if (lo > hi)                                                          \
@@ -3083,7 +3124,8 @@ static SLX_UNUSED int slr_check(const struct slx_type *ty, struct slr_list *L,
         return e ? 0 : -ENOENT;                                               \
     }                                                                         \
     ATTR T *SLX_CAT(name, _iter_overlap)(struct SLX_CAT(name, _iter) * it,    \
-                                         struct name * sl, K_T lo, K_T hi)    \
+                                         const struct name *sl, K_T lo,       \
+                                         K_T hi)                              \
     {                                                                         \
         it->lo = (uint64_t)lo;                                                \
         it->hi = (uint64_t)hi;                                                \
@@ -3115,19 +3157,34 @@ static SLX_UNUSED int slr_check(const struct slx_type *ty, struct slr_list *L,
                                    (uint64_t)lo, (uint64_t)hi, flags);        \
     }
 
-/* SKIPLIST_RCU_DEFINE(name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT):
- * a concurrent ordered index of unique keys. SKIPLIST_RCU_EXTENT_DEFINE(
- * name, T, K_T, START, SIZE, KPN, MAXLVL, PSHIFT): a concurrent extent
- * index. Both give static functions; SKIPLIST_RCU_DEFAULTS may stand for
- * the last three arguments. */
+/* ------------------------------------------------------------------ */
+/* Public instantiation macros                                         */
+/* ------------------------------------------------------------------ */
+
+/* As in skiplist.h: *_DEFINE gives static functions; *_PROTOTYPE (in a
+ * header) and *_GENERATE (in exactly one .c file, after the PROTOTYPE)
+ * give external ones, for a list used from several translation units.
+ * Their arguments pass through one more expansion so that
+ * SKIPLIST_RCU_DEFAULTS can stand for the last three. */
+
+/** \brief `SKIPLIST_RCU_DEFINE`'s declarations with external linkage, for
+ *  a header: the structs and the prototypes, no code.
+ *  \param ... as `SKIPLIST_RCU_DEFINE` */
+#define SKIPLIST_RCU_PROTOTYPE(...) SLR_PROTO_MAP_(SLX_EXTERN, __VA_ARGS__)
+/** \brief `SKIPLIST_RCU_DEFINE`'s functions with external linkage, in
+ *  exactly one `.c` file, after `SKIPLIST_RCU_PROTOTYPE` with the same
+ *  arguments.
+ *  \param ... as `SKIPLIST_RCU_DEFINE` */
+#define SKIPLIST_RCU_GENERATE(...) SLR_GEN_MAP_(SLX_EXTERN, __VA_ARGS__)
 /** \brief Instantiates a concurrent ordered index of unique keys:
  *  `struct name`, `struct name_iter` and the `static` functions of
  *  \ref gen_rcu_common and \ref gen_rcu_map, each with its concurrency
  *  contract (\ref gen_rcu).
  *
- * `SKIPLIST_RCU_DEFINE(name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT)`;
- * `SKIPLIST_RCU_DEFAULTS` may stand for the last three. The arguments are
- * `SKIPLIST_DEFINE`'s, with narrower tuning ranges:
+ * `SKIPLIST_RCU_DEFINE(name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT)`,
+ * at file scope, no semicolon needed; `SKIPLIST_RCU_DEFAULTS` may stand
+ * for the last three. The arguments are `SKIPLIST_DEFINE`'s, with
+ * narrower tuning ranges:
  * - `name`: prefix of `struct name`, `struct name_iter` and every
  *   `name_*()` function
  * - `T`: element type; the list stores `T *` and never frees an element
@@ -3138,14 +3195,30 @@ static SLX_UNUSED int slr_check(const struct slx_type *ty, struct slr_list *L,
  * - `MAXLVL`: levels counting the leaves, 2..32
  * - `PSHIFT`: promotion probability 1/2^PSHIFT, 1..8
  * \param ... name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT (above) */
-#define SKIPLIST_RCU_DEFINE(...) SLR_DEFINE_MAP_(__VA_ARGS__)
-#define SLR_DEFINE_MAP_(name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT)     \
+#define SKIPLIST_RCU_DEFINE(...)            \
+    SLR_PROTO_MAP_(SLX_STATIC, __VA_ARGS__) \
+    SLR_GEN_MAP_(SLX_STATIC, __VA_ARGS__)
+
+#define SLR_PROTO_MAP_(ATTR, name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT) \
+    SLR_PROTO_COMMON(name, T, K_T, ATTR);                                    \
+    SLR_PROTO_MAP(name, T, K_T, ATTR);
+#define SLR_GEN_MAP_(ATTR, name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT)  \
     SLR_CHECK_RANGES(name, KPN, MAXLVL, PSHIFT);                            \
     SLX_GEN_TYPE(name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT, -1L, 0, 0, \
                  NULL, NULL);                                               \
-    SLR_GEN_COMMON(name, T, K_T, SLX_STATIC)                                \
-    SLR_GEN_MAP(name, T, K_T, SLX_STATIC)
+    SLR_GEN_COMMON(name, T, K_T, ATTR)                                      \
+    SLR_GEN_MAP(name, T, K_T, ATTR)
 
+/** \brief `SKIPLIST_RCU_EXTENT_DEFINE`'s declarations with external
+ *  linkage, for a header.
+ *  \param ... as `SKIPLIST_RCU_EXTENT_DEFINE` */
+#define SKIPLIST_RCU_EXTENT_PROTOTYPE(...) \
+    SLR_PROTO_EXTENT_(SLX_EXTERN, __VA_ARGS__)
+/** \brief `SKIPLIST_RCU_EXTENT_DEFINE`'s functions with external linkage,
+ *  in exactly one `.c` file, after `SKIPLIST_RCU_EXTENT_PROTOTYPE`.
+ *  \param ... as `SKIPLIST_RCU_EXTENT_DEFINE` */
+#define SKIPLIST_RCU_EXTENT_GENERATE(...) \
+    SLR_GEN_EXTENT_(SLX_EXTERN, __VA_ARGS__)
 /** \brief Instantiates a concurrent extent index over
  *  `[START, START + SIZE)`: `struct name`, `struct name_iter` and the
  *  `static` functions of \ref gen_rcu_common and \ref gen_rcu_extent.
@@ -3160,12 +3233,19 @@ static SLX_UNUSED int slr_check(const struct slx_type *ty, struct slr_list *L,
  * - `SIZE`: the name of `T`'s member holding the size, of type `K_T`
  * - `KPN`, `MAXLVL`, `PSHIFT`: as for `SKIPLIST_RCU_DEFINE`
  * \param ... name, T, K_T, START, SIZE, KPN, MAXLVL, PSHIFT (above) */
-#define SKIPLIST_RCU_EXTENT_DEFINE(...) SLR_DEFINE_EXTENT_(__VA_ARGS__)
-#define SLR_DEFINE_EXTENT_(name, T, K_T, START, SIZE, KPN, MAXLVL, PSHIFT) \
-    SLR_CHECK_RANGES(name, KPN, MAXLVL, PSHIFT);                           \
-    SLX_GEN_EXTENT_TYPE(name, T, K_T, START, SIZE, KPN, MAXLVL, PSHIFT)    \
-    SLR_GEN_COMMON(name, T, K_T, SLX_STATIC)                               \
-    SLR_GEN_EXTENT(name, T, K_T, SLX_STATIC)
+#define SKIPLIST_RCU_EXTENT_DEFINE(...)        \
+    SLR_PROTO_EXTENT_(SLX_STATIC, __VA_ARGS__) \
+    SLR_GEN_EXTENT_(SLX_STATIC, __VA_ARGS__)
+
+#define SLR_PROTO_EXTENT_(ATTR, name, T, K_T, START, SIZE, KPN, MAXLVL, \
+                          PSHIFT)                                       \
+    SLR_PROTO_COMMON(name, T, K_T, ATTR);                               \
+    SLR_PROTO_EXTENT(name, T, K_T, ATTR);
+#define SLR_GEN_EXTENT_(ATTR, name, T, K_T, START, SIZE, KPN, MAXLVL, PSHIFT) \
+    SLR_CHECK_RANGES(name, KPN, MAXLVL, PSHIFT);                              \
+    SLX_GEN_EXTENT_TYPE(name, T, K_T, START, SIZE, KPN, MAXLVL, PSHIFT)       \
+    SLR_GEN_COMMON(name, T, K_T, ATTR)                                        \
+    SLR_GEN_EXTENT(name, T, K_T, ATTR)
 
 /* Leaves of at least 2 keys, at least one index level. */
 #define SLR_CHECK_RANGES(name, KPN, MAXLVL, PSHIFT) \

@@ -6,7 +6,8 @@
  *
  * Documentation only (see placeholders.h): the real definitions are what
  * `SKIPLIST_RCU_DEFINE` and `SKIPLIST_RCU_EXTENT_DEFINE` expand to, all
- * `static`.
+ * `static` (with external linkage from the `SKIPLIST_RCU_PROTOTYPE` /
+ * `SKIPLIST_RCU_GENERATE` pairs).
  */
 #ifndef SKIPLIST_DOCS_RCU_COMMON_H
 #define SKIPLIST_DOCS_RCU_COMMON_H
@@ -130,7 +131,7 @@ void name_destroy(struct name *sl, void (*fn)(T *e, void *arg), void *arg);
  *              run (each leaf is read at its own instant).
  * \complexity O((n / KPN) log n): one search per leaf
  */
-size_t name_count(struct name *sl);
+size_t name_count(const struct name *sl);
 
 /**
  * \brief Verifies every invariant of the list (for tests and debugging).
@@ -146,7 +147,7 @@ size_t name_count(struct name *sl);
  *              the caller is registered. Needs no read-side section.
  * \complexity O(n)
  */
-int name_check(struct name *sl, char *why, size_t len);
+int name_check(const struct name *sl, char *why, size_t len);
 
 /**
  * \brief What writers did that readers never see: counters since
@@ -160,7 +161,7 @@ int name_check(struct name *sl, char *why, size_t len);
  *              recent values, not one snapshot.
  * \complexity O(1)
  */
-void name_stats(struct name *sl, struct skiplist_rcu_stats *st);
+void name_stats(const struct name *sl, struct skiplist_rcu_stats *st);
 
 /**
  * \brief Starts an iterator at the first element.
@@ -178,7 +179,7 @@ void name_stats(struct name *sl, struct skiplist_rcu_stats *st);
  *              instant inside the call.
  * \complexity O(log n)
  */
-T *name_iter_first(struct name_iter *it, struct name *sl);
+T *name_iter_first(struct name_iter *it, const struct name *sl);
 
 /**
  * \brief Starts an iterator at the last element.
@@ -188,7 +189,7 @@ T *name_iter_first(struct name_iter *it, struct name *sl);
  * \concurrency As `name_iter_first()`.
  * \complexity O(log n)
  */
-T *name_iter_last(struct name_iter *it, struct name *sl);
+T *name_iter_last(struct name_iter *it, const struct name *sl);
 
 /**
  * \brief Starts an iterator at the first element with key >= `key`.
@@ -200,7 +201,7 @@ T *name_iter_last(struct name_iter *it, struct name *sl);
  * \concurrency As `name_iter_first()`.
  * \complexity O(log n)
  */
-T *name_iter_seek(struct name_iter *it, struct name *sl, K_T key);
+T *name_iter_seek(struct name_iter *it, const struct name *sl, K_T key);
 
 /**
  * \brief Moves an iterator to the next element in key order.

@@ -40,7 +40,7 @@
  *              inside the call.
  * \complexity O(log n)
  */
-T *name_lookup(struct name *sl, K_T point);
+T *name_lookup(const struct name *sl, K_T point);
 
 /**
  * \brief The lowest extent overlapping the closed range `[lo, hi]`.
@@ -55,7 +55,7 @@ T *name_lookup(struct name *sl, K_T point);
  *              reads each at its own, later instant.
  * \complexity O(log n)
  */
-int name_first_overlap(struct name *sl, K_T lo, K_T hi, T **out);
+int name_first_overlap(const struct name *sl, K_T lo, K_T hi, T **out);
 
 /**
  * \brief Starts an iterator at the lowest extent overlapping `[lo, hi]`.
@@ -69,7 +69,8 @@ int name_first_overlap(struct name *sl, K_T lo, K_T hi, T **out);
  *              walk; every extent present for the whole walk is returned.
  * \complexity O(log n)
  */
-T *name_iter_overlap(struct name_iter *it, struct name *sl, K_T lo, K_T hi);
+T *name_iter_overlap(struct name_iter *it, const struct name *sl, K_T lo,
+                     K_T hi);
 
 /**
  * \brief The next extent overlapping the iterator's range.

@@ -18,8 +18,7 @@
  *
  * `SKIPLIST_RCU_DEFINE(name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT)`
  * generates \ref gen_rcu_common and the functions below. Unique keys
- * only (no multimap). The list argument is `struct name *`, not const,
- * even for readers. The rules every function follows are in
+ * only (no multimap). The rules every function follows are in
  * \ref gen_rcu.
  * @{
  */
@@ -36,7 +35,7 @@
  *              then (NULL: no element had the key then).
  * \complexity O(log n)
  */
-T *name_find(struct name *sl, K_T key);
+T *name_find(const struct name *sl, K_T key);
 
 /**
  * \brief The first element with key >= `key`.
@@ -48,7 +47,7 @@ T *name_find(struct name *sl, K_T key);
  *              instant; every key present for the whole call is seen.
  * \complexity O(log n)
  */
-T *name_lower_bound(struct name *sl, K_T key);
+T *name_lower_bound(const struct name *sl, K_T key);
 
 /**
  * \brief The first element with key > `key`.
@@ -58,7 +57,7 @@ T *name_lower_bound(struct name *sl, K_T key);
  * \concurrency A reader, as `name_lower_bound()`.
  * \complexity O(log n)
  */
-T *name_upper_bound(struct name *sl, K_T key);
+T *name_upper_bound(const struct name *sl, K_T key);
 
 /**
  * \brief The last element with key <= `key`.
@@ -68,7 +67,7 @@ T *name_upper_bound(struct name *sl, K_T key);
  * \concurrency A reader, as `name_lower_bound()`.
  * \complexity O(log n)
  */
-T *name_floor(struct name *sl, K_T key);
+T *name_floor(const struct name *sl, K_T key);
 
 /**
  * \brief The last element with key < `key`.
@@ -78,7 +77,7 @@ T *name_floor(struct name *sl, K_T key);
  * \concurrency A reader, as `name_lower_bound()`.
  * \complexity O(log n)
  */
-T *name_below(struct name *sl, K_T key);
+T *name_below(const struct name *sl, K_T key);
 
 /**
  * \brief The first element.
@@ -87,7 +86,7 @@ T *name_below(struct name *sl, K_T key);
  * \concurrency A reader, as `name_find()`.
  * \complexity O(log n)
  */
-T *name_first(struct name *sl);
+T *name_first(const struct name *sl);
 
 /**
  * \brief The last element.
@@ -96,7 +95,7 @@ T *name_first(struct name *sl);
  * \concurrency A reader, as `name_find()`.
  * \complexity O(log n)
  */
-T *name_last(struct name *sl);
+T *name_last(const struct name *sl);
 
 /**
  * \brief Inserts `e` unless an element with an equal key is present.

@@ -3,8 +3,9 @@
  * this same file, as C99 and C11 (gcc and clang, -x c), strict warnings
  * and -Werror, as tests/cxx_compile.cc does for skiplist.h: written in the
  * common subset of the two languages. Both faces are instantiated (each
- * with small nodes and with the defaults) and used a little on one
- * thread, and the program checks its own answers, so a header that
+ * with small nodes, with the defaults, and in the split PROTOTYPE /
+ * GENERATE form) and used a little on one thread, readers through const
+ * pointers, and the program checks its own answers, so a header that
  * compiles but misbehaves in one language fails too. The flavor is the
  * build's -D switch (none: memb). Built and run by tests/tests.mk.
  */
@@ -32,6 +33,17 @@ SKIPLIST_RCU_EXTENT_DEFINE(hc_ext, struct ext, uint32_t, start, size,
                            SKIPLIST_RCU_DEFAULTS)
 SKIPLIST_RCU_EXTENT_DEFINE(hc_ext4, struct ext, uint32_t, start, size, 4, 3, 1)
 
+/* The split form: declarations (as in a header), then the one definition
+ * of each function, with external linkage. */
+SKIPLIST_RCU_PROTOTYPE(hc_split, struct item, uint64_t, ITEM_KEY,
+                       SKIPLIST_CMP_NUM, 8, 4, 2)
+SKIPLIST_RCU_GENERATE(hc_split, struct item, uint64_t, ITEM_KEY,
+                      SKIPLIST_CMP_NUM, 8, 4, 2)
+SKIPLIST_RCU_EXTENT_PROTOTYPE(hc_split_ext, struct ext, uint32_t, start, size,
+                              8, 4, 2)
+SKIPLIST_RCU_EXTENT_GENERATE(hc_split_ext, struct ext, uint32_t, start, size, 8,
+                             4, 2)
+
 static int failures;
 
 static void expect(int ok, const char *what)
@@ -58,6 +70,7 @@ static void count_one(struct item *e, void *arg)
         static struct item items[N_ITEMS];                                   \
         struct item dup, *got = NULL, *e;                                    \
         struct name map;                                                     \
+        const struct name *cmap = &map; /* readers take a const list */      \
         struct name##_iter it;                                               \
         char why[128];                                                       \
         int n = 0;                                                           \
@@ -73,27 +86,27 @@ static void count_one(struct item *e, void *arg)
         expect(name##_insert(&map, &dup, &got) == -EEXIST && got &&          \
                    got->key == 10,                                           \
                #name ": duplicate");                                         \
-        expect(name##_find(&map, 10) == got, #name ": find");                \
-        expect(name##_find(&map, 11) == NULL, #name ": find absent");        \
-        e = name##_lower_bound(&map, 11);                                    \
+        expect(name##_find(cmap, 10) == got, #name ": find");                \
+        expect(name##_find(cmap, 11) == NULL, #name ": find absent");        \
+        e = name##_lower_bound(cmap, 11);                                    \
         expect(e && e->key == 12, #name ": lower_bound");                    \
-        e = name##_upper_bound(&map, 12);                                    \
+        e = name##_upper_bound(cmap, 12);                                    \
         expect(e && e->key == 14, #name ": upper_bound");                    \
-        e = name##_floor(&map, 13);                                          \
+        e = name##_floor(cmap, 13);                                          \
         expect(e && e->key == 12, #name ": floor");                          \
-        e = name##_below(&map, 12);                                          \
+        e = name##_below(cmap, 12);                                          \
         expect(e && e->key == 10, #name ": below");                          \
-        e = name##_first(&map);                                              \
+        e = name##_first(cmap);                                              \
         expect(e && e->key == 0, #name ": first");                           \
-        e = name##_last(&map);                                               \
+        e = name##_last(cmap);                                               \
         expect(e && e->key == 2 * (N_ITEMS - 1), #name ": last");            \
-        for (e = name##_iter_first(&it, &map); e; e = name##_iter_next(&it)) \
+        for (e = name##_iter_first(&it, cmap); e; e = name##_iter_next(&it)) \
             n++;                                                             \
-        for (e = name##_iter_last(&it, &map); e; e = name##_iter_prev(&it))  \
+        for (e = name##_iter_last(&it, cmap); e; e = name##_iter_prev(&it))  \
             n++;                                                             \
-        e = name##_iter_seek(&it, &map, 101);                                \
+        e = name##_iter_seek(&it, cmap, 101);                                \
         expect(e && e->key == 102, #name ": seek");                          \
-        expect(name##_count(&map) == N_ITEMS, #name ": count");              \
+        expect(name##_count(cmap) == N_ITEMS, #name ": count");              \
         skiplist_rcu_read_unlock();                                          \
         expect(n == 2 * N_ITEMS, #name ": walks");                           \
         expect(name##_erase_key(&map, 10, &got) == 0 && got->key == 10,      \
@@ -101,15 +114,16 @@ static void count_one(struct item *e, void *arg)
         expect(name##_erase(&map, &items[1]) == 0, #name ": erase");         \
         expect(name##_erase(&map, &items[1]) == -ENOENT,                     \
                #name ": erase again");                                       \
-        expect(name##_check(&map, why, sizeof(why)) == 0, why);              \
+        expect(name##_check(cmap, why, sizeof(why)) == 0, why);              \
         struct skiplist_rcu_stats st;                                        \
-        name##_stats(&map, &st);                                             \
+        name##_stats(cmap, &st);                                             \
         n = 0;                                                               \
         name##_destroy(&map, count_one, &n);                                 \
         expect(n == N_ITEMS - 2, #name ": destroy");                         \
     }
 MAP_EXERCISE(hc_map)
 MAP_EXERCISE(hc_map4)
+MAP_EXERCISE(hc_split)
 
 /* The extent face: insert, clash, insert_hole both ways, lookup, overlap
  * queries and walks, erase, check, destroy. */
@@ -119,6 +133,7 @@ MAP_EXERCISE(hc_map4)
         static struct ext exts[N_ITEMS];                                     \
         struct ext hole, bad, *got = NULL, *e;                               \
         struct name idx;                                                     \
+        const struct name *cidx = &idx;                                      \
         struct name##_iter it;                                               \
         char why[128];                                                       \
         int n = 0;                                                           \
@@ -149,33 +164,34 @@ MAP_EXERCISE(hc_map4)
                    hole.start == 20010,                                      \
                #name ": insert_hole highest");                               \
         skiplist_rcu_read_lock();                                            \
-        expect(name##_lookup(&idx, 149) == &exts[1], #name ": lookup");      \
-        expect(name##_lookup(&idx, 150) == NULL, #name ": lookup a gap");    \
-        expect(name##_first_overlap(&idx, 151, 260, &got) == 0 &&            \
+        expect(name##_lookup(cidx, 149) == &exts[1], #name ": lookup");      \
+        expect(name##_lookup(cidx, 150) == NULL, #name ": lookup a gap");    \
+        expect(name##_first_overlap(cidx, 151, 260, &got) == 0 &&            \
                    got == &exts[2],                                          \
                #name ": first_overlap");                                     \
-        expect(name##_first_overlap(&idx, 9, 8, &got) == -EINVAL,            \
+        expect(name##_first_overlap(cidx, 9, 8, &got) == -EINVAL,            \
                #name ": first_overlap lo > hi");                             \
-        for (e = name##_iter_overlap(&it, &idx, 149, 401); e;                \
+        for (e = name##_iter_overlap(&it, cidx, 149, 401); e;                \
              e = name##_iter_next_overlap(&it))                              \
             n++;                                                             \
         expect(n == 4, #name ": overlap walk");                              \
         n = 0;                                                               \
-        for (e = name##_iter_first(&it, &idx); e; e = name##_iter_next(&it)) \
+        for (e = name##_iter_first(&it, cidx); e; e = name##_iter_next(&it)) \
             n++;                                                             \
-        for (e = name##_iter_last(&it, &idx); e; e = name##_iter_prev(&it))  \
+        for (e = name##_iter_last(&it, cidx); e; e = name##_iter_prev(&it))  \
             n++;                                                             \
-        e = name##_iter_seek(&it, &idx, 101);                                \
+        e = name##_iter_seek(&it, cidx, 101);                                \
         expect(e == &exts[2], #name ": seek");                               \
-        expect(name##_count(&idx) == N_ITEMS + 1, #name ": count");          \
+        expect(name##_count(cidx) == N_ITEMS + 1, #name ": count");          \
         skiplist_rcu_read_unlock();                                          \
         expect(n == 2 * (N_ITEMS + 1), #name ": walks");                     \
         expect(name##_erase(&idx, &exts[3]) == 0, #name ": erase");          \
-        expect(name##_check(&idx, why, sizeof(why)) == 0, why);              \
+        expect(name##_check(cidx, why, sizeof(why)) == 0, why);              \
         name##_destroy(&idx, NULL, NULL);                                    \
     }
 EXT_EXERCISE(hc_ext)
 EXT_EXERCISE(hc_ext4)
+EXT_EXERCISE(hc_split_ext)
 
 int main(void)
 {
@@ -184,6 +200,8 @@ int main(void)
     hc_map4_exercise();
     hc_ext_exercise();
     hc_ext4_exercise();
+    hc_split_exercise();
+    hc_split_ext_exercise();
     rcu_unregister_thread();
     if (failures)
         return 1;
