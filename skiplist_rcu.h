@@ -61,6 +61,56 @@
  *    locked, validated path as insert, and searches again when it lost a
  *    race.
  *
+ * Map of this file, top to bottom: the flavor's liburcu header and the
+ * public types; the ThreadSanitizer annotations and read-side helpers;
+ * engine internals by layer (the writers' lock, leaf and index node
+ * layout, the order word and snapshots, allocation and reclamation,
+ * search (readers), writers' locks, extent summaries, the structural
+ * change, leaves, the ordered index, the extent index, init / destroy /
+ * check); the "Generated API" reference; the instantiation macros. Index
+ * node entries, the extent accessors, the range checks and check()'s
+ * failure messages are skiplist.h's (slx_entry_key, SLX_GEN_EXTENT_TYPE,
+ * SLX_CHECK_RANGES, slx_fail). Each public operation and the functions
+ * that do it (-> calls, | or):
+ *   name_find            slr_find -> slr_leaf_for (-> slr_route per level),
+ *                        slr_leaf_lookup -> slr_leaf_slot
+ *   name_lower_bound     slr_next_from -> slr_descend, slr_snap_read,
+ *                        slr_leaf_pos   (upper_bound and iter_seek too)
+ *   name_floor, _below   slr_prev_from (slr_next_from's mirror)
+ *   name_first, _last    slr_first / slr_last -> slr_edge_leaf (iter_first
+ *                        and iter_last too)
+ *   name_iter_next/prev  slr_iter_next / slr_iter_prev (-> slr_next_from /
+ *                        slr_prev_from past the leaf's snapshot)
+ *   name_insert          slr_insert -> slr_descend, slr_lock_leaf, slr_put
+ *                        -> slr_put_in_place (-> slr_word_insert,
+ *                        slr_fresh_slot, slr_set_slot, slr_publish_word)
+ *                        | slr_fill_leaf (a compacted copy, or a split's
+ *                        two halves and slr_draw) -> slr_apply
+ *                        -> slr_rebuild | slr_new_root, slr_publish;
+ *                        slr_settle -> slr_op_finish (-> slr_retire)
+ *                        | slr_op_abort
+ *   name_erase_key, _erase  slr_erase_key -> slr_descend, slr_lock_leaf,
+ *                        slr_take -> slr_take_in_place | slr_merge_sibling,
+ *                        slr_copy_ranks -> slr_apply; slr_settle
+ *   extent name_insert   slr_ext_insert -> slr_ext_put -> slr_lock_leaf (the
+ *                        leaves of start and end), slr_ext_clash, slr_put
+ *   extent name_erase    slr_ext_erase -> slr_raise_pred, slr_lock_leaf,
+ *                        slr_take
+ *   name_insert_hole     slr_ext_insert_hole -> slr_hole_search
+ *                        -> slr_hole_head, slr_hole_pred, slr_hole_node
+ *                        -> slr_hole_leaf (| slr_repair_bound); slr_ext_put
+ *   name_lookup          slr_ext_lookup -> slr_prev_from
+ *   name_first_overlap, _iter_overlap  slr_ext_overlap -> slr_prev_from,
+ *                        slr_next_from
+ *   name_iter_next_overlap  slr_ext_next_overlap -> slr_iter_next
+ *                        | slr_ext_resume_below
+ *   name_count           slr_count -> slr_first, slr_descend per leaf
+ *   name_check           slr_check -> slr_check_node -> slr_check_leaf
+ *                        -> slr_check_word
+ *   name_init / _destroy / _stats  slr_init / slr_destroy (-> rcu_barrier,
+ *                        slr_retire_drain, slr_free_tree) / slr_stats
+ * Extent bounds on the way: slr_regap, slr_gap_after and slr_gap_up.
+ *
  * Flavors: define at most one of SKIPLIST_RCU_MB, SKIPLIST_RCU_QSBR,
  * SKIPLIST_RCU_BP before including this header (none: memb). The header
  * includes liburcu's header for that flavor, so rcu_read_lock,
@@ -94,7 +144,8 @@
 /** The last three arguments of `SKIPLIST_RCU_DEFINE` and
  *  `SKIPLIST_RCU_EXTENT_DEFINE` at their defaults: keys per leaf, max
  *  level, promotion shift = 32, 24, 5. Leaves are smaller than
- *  skiplist.h's 64: every write copies one. */
+ *  skiplist.h's 64: above 48 keys a leaf's order word is a count, and
+ *  most writes copy the leaf (struct slr_leaf). */
 #define SKIPLIST_RCU_DEFAULTS 32, 24, 5
 
 /** What writers did that readers never see: for tests and tuning. */
@@ -2925,45 +2976,100 @@ static SLX_UNUSED int slr_check(const struct slx_type *ty,
 /* Generated API                                                        */
 /* ------------------------------------------------------------------ */
 /*
- * Both faces (N = name):
- *   int  N_init(struct N *sl, const struct skiplist_allocator *a,
- *               uint64_t seed)   0, -ENOMEM, -EINVAL. The allocator (NULL:
- *               malloc) must be thread safe: liburcu's call_rcu thread
- *               frees replaced nodes.
- *   void N_destroy(sl, fn, arg)  no other thread may use sl; the caller is
- *               a registered thread outside any read-side section (it
- *               calls rcu_barrier()). fn (may be NULL) sees each element.
- *   size_t N_count(sl)           reader; a walk of the leaves: exact when
- *               no writer runs, else some value between
- *   int  N_check(sl, why, len)   no writer running: 0 or -EINVAL + reason
- *   void N_stats(sl, struct skiplist_rcu_stats *st)
- * Readers: inside skiplist_rcu_read_lock() ... _unlock(). They take no
- * lock, write nothing shared, never retry; what they return stays valid
- * until the unlock.
- *   ordered index: T *N_find(sl, key), N_lower_bound (first >= key),
+ * Each function's contract, in the manner of liburcu's urcu/rculfhash.h:
+ * what the caller must hold, the memory ordering, what concurrent readers
+ * see (N = name; docs/api.md and docs/reference/skiplist_rcu_*.h have the
+ * full reference). "Registered": the thread called rcu_register_thread()
+ * (automatic with BP). "Read-side": between skiplist_rcu_read_lock() and
+ * skiplist_rcu_read_unlock() (QSBR: an online thread counts as inside).
+ *
+ * Readers take no lock, write no shared memory, never retry, and load
+ * the child pointers and leaf order words they follow with acquire loads
+ * (nothing stronger), pairing with the writers' release stores; slots are
+ * then read plainly. A reader's answer is the true one at an instant
+ * inside the call; what it returns is valid until the caller's unlock.
+ * Writers take effect at ONE release store: a leaf's order word (an
+ * insert or erase in place) or a child pointer in a locked index node (a
+ * compaction, split, merge or emptied leaf, publishing all its new nodes
+ * at once). A reader that acquired the old word or pointer sees the list
+ * before the write, one that acquires the new one sees it after; none
+ * sees part of a write. Errors are negative errno values and change
+ * nothing. -ENOMEM comes only from a write that copies or reshapes
+ * (compaction, split, merge, an emptied leaf): an insert into a
+ * never-used slot and an erase in place allocate nothing.
+ *
+ * Both faces:
+ *   int N_init(struct N *sl, const struct skiplist_allocator *a,
+ *              uint64_t seed)   0, -ENOMEM, -EINVAL. Before any other
+ *       thread sees sl. The allocator (NULL: the default pools) must be
+ *       thread safe: liburcu's call_rcu thread frees replaced nodes.
+ *   void N_destroy(struct N *sl, void (*fn)(T *, void *), void *arg)
+ *       No other thread uses sl; registered, outside any read-side
+ *       section (it calls rcu_barrier()). fn (may be NULL) sees each
+ *       element in order.
+ *   size_t N_count(const struct N *sl)   reader, read-side: each leaf's
+ *       word is acquired at its own instant, so the count is exact when
+ *       no writer runs, else some value between.
+ *   int N_check(const struct N *sl, char *why, size_t len)   registered,
+ *       no writer running (readers may): 0, or -EINVAL and the reason.
+ *   void N_stats(const struct N *sl, struct skiplist_rcu_stats *st)
+ *       any registered thread: relaxed loads, recent values.
+ *   T *N_iter_first(struct N_iter *it, const struct N *sl),
+ *     N_iter_last(it, sl), N_iter_seek(it, sl, key) (first >= key),
+ *     N_iter_next(it), N_iter_prev(it)   readers, read-side; an iterator
+ *       lives in the section that started it. It keeps one leaf's
+ *       snapshot (the slots its word lists never change) and leaving the
+ *       leaf searches again, so keys come out strictly increasing
+ *       (decreasing) beside writers; every key present for the whole walk
+ *       is seen, one inserted or erased meanwhile may or may not be.
+ * Ordered index (SKIPLIST_RCU_DEFINE):
+ *   T *N_find(const struct N *sl, K_T key)   reader, read-side: one leaf,
+ *       linearised at the acquire of its word.
+ *   T *N_lower_bound(const struct N *sl, K_T key) (first >= key),
  *     N_upper_bound (first > key), N_floor (last <= key), N_below (last <
- *     key), N_first(sl), N_last(sl)
- *   extent index: T *N_lookup(sl, point); int N_first_overlap(sl, lo, hi,
- *     T **out): 0, -ENOENT, -EINVAL (lo > hi); T *N_iter_overlap(it, sl,
- *     lo, hi), T *N_iter_next_overlap(it)
- *   both: T *N_iter_first(it, sl), N_iter_last(it, sl), N_iter_seek(it,
- *     sl, key) (first >= key), N_iter_next(it), N_iter_prev(it). Under
- *     concurrent writers keys come out strictly increasing (decreasing);
- *     every key present for the whole walk is seen.
- * Writers: any registered thread, inside a read-side section or not.
- *   ordered index: int N_insert(sl, e, T **existing): 0, -EEXIST (sets
- *     *existing, valid inside the caller's read-side section), -ENOMEM,
- *     -EINVAL; int N_erase_key(sl, key, T **out): 0, -ENOENT, -ENOMEM;
- *     int N_erase(sl, e): 0, -ENOENT, -EINVAL, -ENOMEM
- *   extent index: int N_insert(sl, e, T **clash): 0, -EINVAL (NULL, size
- *     0, wraps), -EEXIST (*clash overlaps), -ENOMEM; int N_erase(sl, e):
- *     0, -ENOENT, -EINVAL, -ENOMEM;
- *     int N_insert_hole(sl, e, align, lo, hi, flags): 0, -EINVAL, -ENOSPC,
- *     -ENOMEM (a race lost to another writer is retried inside)
- *   Erases can fail with -ENOMEM: a leaf is replaced by a copy, never
- *   changed in place (the element stays, nothing else changes).
- *   A removed element may still be read by readers: free or reuse it only
- *   after a grace period (skiplist_rcu_synchronize() or skiplist_rcu_call).
+ *     key), N_first(sl), N_last(sl)   readers, read-side; one that
+ *       crosses to the next leaf reads it at a later instant, and sees
+ *       every key present for the whole call.
+ *   int N_insert(struct N *sl, T *e, T **existing)   writer: registered,
+ *       in a read-side section or not. 0, -EEXIST (*existing: the element
+ *       holding the key, a reader's pointer, valid only inside the
+ *       caller's own read-side section), -ENOMEM, -EINVAL (e NULL). Locks
+ *       the index node above its leaf (a split: up the path). In place it
+ *       writes a never-used slot, then release-stores the word that lists
+ *       it: a reader sees e whole or not at all. -EEXIST is linearised at
+ *       the load of the word that held the key.
+ *   int N_erase_key(struct N *sl, K_T key, T **out)   0, -ENOENT, -ENOMEM
+ *   int N_erase(struct N *sl, T *e)   0, -ENOENT, -EINVAL, -ENOMEM
+ *       writers, as insert. In place: the release store of the word
+ *       without the slot. Readers that acquired the old word may still
+ *       return the element: free or reuse it only after a grace period
+ *       (skiplist_rcu_synchronize() or skiplist_rcu_call()).
+ * Extent index (SKIPLIST_RCU_EXTENT_DEFINE), closed ranges [lo, hi]:
+ *   T *N_lookup(const struct N *sl, K_T point),
+ *   int N_first_overlap(const struct N *sl, K_T lo, K_T hi, T **out)
+ *     (0, -ENOENT, -EINVAL: lo > hi),
+ *   T *N_iter_overlap(it, const struct N *sl, K_T lo, K_T hi),
+ *   T *N_iter_next_overlap(it)   readers, read-side, as above. Beside
+ *       writers, two extents a walk returns in turn may overlap: one was
+ *       erased and the other inserted into its space meanwhile.
+ *   int N_insert(struct N *sl, T *e, T **clash)   writer. 0, -EINVAL
+ *       (NULL, size 0, wraps), -EEXIST (*clash overlaps: a reader's
+ *       pointer), -ENOMEM. Locks the parents of the leaves of its start
+ *       and end and checks for overlaps under them, so two overlapping
+ *       inserts never both succeed; published as the ordered insert.
+ *   int N_erase(struct N *sl, T *e)   writer, as the ordered erase: 0,
+ *       -ENOENT, -EINVAL, -ENOMEM (it may first raise the previous leaf's
+ *       free-run bound, under that leaf's parent's lock).
+ *   int N_insert_hole(struct N *sl, T *e, K_T align, K_T lo, K_T hi,
+ *       int flags)   writer. 0, -EINVAL, -ENOSPC, -ENOMEM. Searches
+ *       without locks (acquire loads, as a reader), then inserts through
+ *       insert's locked, checked path; a race lost to another writer
+ *       searches again (stats.retries). Not a snapshot: beside writers it
+ *       can return -ENOSPC although the space was never full at one
+ *       instant.
+ * SKIPLIST_RCU_PROTOTYPE / _GENERATE (and the _EXTENT_ pair) declare and
+ * define the same functions with external linkage, as skiplist.h's.
+ *
  * ThreadSanitizer: build with -fsanitize=thread and suppress the races TSan
  * reports inside liburcu itself (a suppressions file with the line
  * "called_from_lib:liburcu.so"): its own queues hand work between threads

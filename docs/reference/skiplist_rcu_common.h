@@ -40,7 +40,9 @@ struct skiplist_rcu_stats;
  *   inside a read-side section.
  * - **Readers** (searches, lookups, overlap queries, iteration, count)
  *   run inside `skiplist_rcu_read_lock()` ... `skiplist_rcu_read_unlock()`,
- *   take no lock, write no shared memory and never wait or retry. A
+ *   take no lock, write no shared memory and never wait or retry; they
+ *   take `const struct name *` and load the child pointers and leaf order
+ *   words they follow with acquire loads, nothing stronger. A
  *   returned `T *` may be dereferenced until that section's unlock, and
  *   no later; an iterator is used only inside the section that started
  *   it.
@@ -50,10 +52,14 @@ struct skiplist_rcu_stats;
  *   and writers. Writers on different leaves run in parallel; each
  *   locks only the index nodes whose entries it changes.
  * - **Linearisation.** A successful write takes effect at one release
- *   store of a child pointer that publishes all of its new nodes at once.
- *   A read takes effect at some instant inside the call: the answer is
- *   the true answer at that instant (docs/design.md, "Why a reader never
- *   returns a wrong answer"). A failed insert (`-EEXIST`) or erase
+ *   store, which readers' acquire loads pair with: the leaf's order word
+ *   for an insert or erase in place (an insert writes a slot no published
+ *   word lists, then stores the word that lists it; an erase stores the
+ *   word without the slot), or the child pointer that publishes every new
+ *   node of a compaction, split, merge or emptied leaf at once. No reader
+ *   sees part of a write. A read takes effect at some instant inside the call:
+ * the answer is the true answer at that instant (docs/design.md, "Why a reader
+ * never returns a wrong answer"). A failed insert (`-EEXIST`) or erase
  *   (`-ENOENT`) takes effect where its search saw the key present
  *   (absent), like a find.
  * - **Removed elements** may still be read by readers that started
@@ -70,8 +76,10 @@ struct skiplist_rcu_stats;
  *   would block: a deadlock).
  *
  * Errors are negative errno values; on any error the list is as before
- * the call. Use one liburcu flavor in every translation unit that touches
- * a list.
+ * the call. Inserts and erases in place allocate nothing: `-ENOMEM` comes
+ * only from a write that copies or reshapes leaves (a compaction of a leaf
+ * out of never-used slots, a split, a merge, an emptied leaf). Use one liburcu
+ * flavor in every translation unit that touches a list.
  * @{
  */
 
@@ -209,7 +217,9 @@ T *name_iter_seek(struct name_iter *it, const struct name *sl, K_T key);
  * \return the next element, or NULL at the end; its key is strictly
  *         greater than the previous one returned, even beside writers
  * \concurrency A reader, inside the read-side section that started `it`.
- *              Inside a leaf it reads that leaf's immutable copy; at a
+ *              Inside a leaf it steps through the snapshot of the
+ *              leaf's order word it took (the slots a word lists are never
+ *              written again while a reader can hold it); at a
  *              leaf's end it searches again from the root for the next
  *              key range, which may reflect writes made since.
  * \complexity O(1) inside a leaf; a search (O(log n)) at a leaf's end

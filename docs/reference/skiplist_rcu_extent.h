@@ -102,8 +102,11 @@ T *name_iter_next_overlap(struct name_iter *it);
  *              parents of the leaves holding its start and its end, and
  *              checks for overlaps under those locks, so two concurrent
  *              inserts of overlapping extents never both succeed.
- *              Linearised at the release store publishing the new leaf.
- * \complexity O(log n), plus a copy of one leaf
+ *              Published as `name_insert()` of the ordered index: in
+ *              place, by the release store of the leaf's order word
+ *              listing `e`; else by the child pointer store publishing
+ *              the new leaves.
+ * \complexity O(log n); a compaction or split also copies one leaf
  */
 int name_insert(struct name *sl, T *e, T **clash);
 
@@ -114,12 +117,17 @@ int name_insert(struct name *sl, T *e, T **clash);
  * \retval 0       removed; free or reuse `e` only after a grace period
  * \retval -ENOENT `e` is not in `sl`; nothing changed
  * \retval -EINVAL `e` is NULL
- * \retval -ENOMEM the leaf's new copy could not be allocated: `e` stays
- * \concurrency A writer, as `name_insert()`. Linearised at the release
- *              store of the leaf's copy without `e`; readers that started
- *              before may still return `e` until they leave their
- *              read-side sections.
- * \complexity O(log n), plus a copy of one leaf
+ * \retval -ENOMEM the erase had to copy or reshape leaves (a merge, an
+ *                 emptied leaf, a compaction) and a node could not be
+ *                 allocated: `e` stays. An erase in place allocates
+ *                 nothing
+ * \concurrency A writer, as `name_insert()`; it may first raise the
+ *              previous leaf's free-run bound under that leaf's parent's
+ *              lock. Linearised at the release store of the leaf's order
+ *              word without `e`'s slot (or of the child pointer publishing
+ *              reshaped leaves); readers that acquired the old word may
+ *              still return `e` until they leave their read-side sections.
+ * \complexity O(log n); a merge or compaction also copies a leaf
  */
 int name_erase(struct name *sl, T *e);
 

@@ -112,12 +112,15 @@ T *name_last(const struct name *sl);
  * \concurrency A writer: any registered thread, inside a read-side section
  *              or not, beside any readers and writers. Locks the index
  *              node above its leaf (more, up the path, on a split).
- *              Linearised at the release store that publishes the new
- *              leaf: readers that reach the leaf after it see `e`, those
- *              before do not. `-EEXIST` is linearised where the search saw
- *              the key present. A lost race is retried inside
- *              (`stats.retries`).
- * \complexity O(log n), plus a copy of one leaf (KPN slots)
+ *              In place, it writes a never-used slot and then
+ *              release-stores the leaf's order word listing it: readers
+ *              that acquire that word see `e` whole, those before do not.
+ *              A compaction or split is linearised at the release store of
+ *              the child pointer that publishes the new leaves. `-EEXIST`
+ *              is linearised where the search saw the key present. A lost
+ *              race is retried inside (`stats.retries`).
+ * \complexity O(log n); a compaction or split also copies one leaf (KPN
+ *             slots)
  */
 int name_insert(struct name *sl, T *e, T **existing);
 
@@ -129,13 +132,17 @@ int name_insert(struct name *sl, T *e, T **existing);
  *            or reuse it only after a grace period
  * \retval 0       removed
  * \retval -ENOENT no element has that key; nothing changed
- * \retval -ENOMEM the leaf's new copy could not be allocated: the element
- *                 stays, nothing changed
+ * \retval -ENOMEM the erase had to copy or reshape leaves (a merge, an
+ *                 emptied leaf, a compaction) and a node could not be
+ *                 allocated: the element stays, nothing changed. An erase
+ *                 in place allocates nothing
  * \concurrency A writer, as `name_insert()`. Linearised at the release
- *              store of the leaf's copy without the element; readers that
- *              started before it may still return the element until they
- *              leave their read-side sections.
- * \complexity O(log n), plus a copy of one leaf
+ *              store of the leaf's order word without the element's slot
+ *              (or, when leaves are reshaped, of the child pointer that
+ *              publishes the new ones); readers that acquired the old
+ *              word may still return the element until they leave their
+ *              read-side sections.
+ * \complexity O(log n); a merge or compaction also copies a leaf
  */
 int name_erase_key(struct name *sl, K_T key, T **out);
 
@@ -146,9 +153,9 @@ int name_erase_key(struct name *sl, K_T key, T **out);
  * \retval 0       removed; free or reuse `e` only after a grace period
  * \retval -ENOENT `e` is not in `sl`; nothing changed
  * \retval -EINVAL `e` is NULL
- * \retval -ENOMEM the leaf's new copy could not be allocated: `e` stays
+ * \retval -ENOMEM as `name_erase_key()`: `e` stays
  * \concurrency A writer, as `name_erase_key()`.
- * \complexity O(log n), plus a copy of one leaf
+ * \complexity O(log n); a merge or compaction also copies a leaf
  */
 int name_erase(struct name *sl, T *e);
 

@@ -60,6 +60,21 @@
  *  define it elsewhere. */
 #define SKIPLIST_RCU_PLANT_EARLY_PUBLISH
 
+/** \brief skiplist_rcu.h, test suite only: an insert in place publishes
+ *  the leaf's order word before it writes the slot the word lists (a
+ *  planted fault the stress runs must catch). Never define it elsewhere. */
+#define SKIPLIST_RCU_PLANT_SLOT_AFTER_WORD
+
+/** \brief skiplist_rcu.h, test suite only: store a leaf's order word with
+ *  a relaxed store instead of a release (a planted fault the stress runs
+ *  must catch). Never define it elsewhere. */
+#define SKIPLIST_RCU_PLANT_WORD_RELAXED
+
+/** \brief skiplist_rcu.h, test suite only: an insert in place writes a
+ *  dead slot again instead of a never-used one (a planted fault the
+ *  stress runs must catch). Never define it elsewhere. */
+#define SKIPLIST_RCU_PLANT_REUSE_DEAD
+
 #endif /* SKIPLIST_DOXYGEN */
 
 #endif /* SKIPLIST_DOCS_SWITCHES_H */
