@@ -1083,6 +1083,32 @@ SLX_HOT void *slr_leaf_lookup(const struct slx_type *ty,
     return s == SLR_NO_SLOT ? NULL : slr_lptrs(ty, x)[s];
 }
 
+/* The slot of the smallest (largest) live key of non-empty leaf x (word
+ * w), without a snapshot: the run's first (last) live slot against each
+ * live tail slot. */
+SLX_HOT unsigned slr_edge_slot(const struct slx_type *ty,
+                               const struct slr_leaf *x, uint64_t w,
+                               int largest)
+{
+    if (!slr_tailed(ty))
+        return largest ? (unsigned)w - 1 : 0;
+    const unsigned char *k = slr_lkeys(ty, x);
+    uint64_t mask = slr_wmask(w);
+    unsigned run = slr_wrun(w), used = slr_wused(w), best = SLR_NO_SLOT;
+    uint64_t live_run = mask & ((UINT64_C(1) << run) - 1);
+    if (live_run)
+        best = largest ? 63u - (unsigned)__builtin_clzll(live_run)
+                       : (unsigned)__builtin_ctzll(live_run);
+    for (unsigned s = run; s < used; s++) {
+        if (!((mask >> s) & 1u))
+            continue;
+        if (best == SLR_NO_SLOT || (largest ? slr_slot_less(ty, k, best, s)
+                                            : slr_slot_less(ty, k, s, best)))
+            best = s;
+    }
+    return best;
+}
+
 /* Start loading a node's first lines while its header is examined. */
 SLX_HOT void slr_prefetch_inode(const struct slx_type *ty,
                                 const struct slr_inode *P)
@@ -1493,6 +1519,24 @@ struct slr_succ_hint {
     int known, has;
     uint64_t v;
 };
+
+/* The first start of the leaf after entry j of level-1 node P, when P
+ * holds it (a writer holding P reads a word nobody else changes). */
+static SLX_UNUSED void slr_sibling_hint(const struct slx_type *ty,
+                                        const struct slr_inode *P, unsigned j,
+                                        struct slr_succ_hint *h)
+{
+    h->known = 0;
+    if (j + 1 < P->n) {
+        const struct slr_leaf *y =
+            (const struct slr_leaf *)slr_ichild(ty, P, j + 1);
+        uint64_t w = slr_lword(y);
+        if (slr_count_of(ty, w)) {
+            h->known = h->has = 1;
+            h->v = slr_lstart(ty, y, slr_edge_slot(ty, y, w, 0));
+        }
+    }
+}
 
 /* The run after rank i of leaf x (word w): [gs, ge], 0 when there is
  * none. */
@@ -1916,18 +1960,25 @@ static SLX_UNUSED int slr_lock_leaf(struct slr_op *op, const struct slr_pos *p)
 
 /* Extent face, a leaf written in place whose next word is `next`: its
  * bound in the parent (locked) set to what that word lists, and carried
- * up. `after`: the largest key of the old and the new word (the successor
- * is searched after it, and an erase may be removing it). */
+ * up. The first start after the leaf is its sibling's under the same
+ * parent (stable: we hold the parent); for the parent's last leaf, a
+ * search past the largest key of `wide`, whichever of the old and the
+ * new word lists more (an erase may be removing that key). */
 static SLX_UNUSED void slr_regap(struct slr_op *op, const struct slr_pos *p,
-                                 uint64_t next, const void *after)
+                                 uint64_t next, uint64_t wide)
 {
     const struct slx_type *ty = op->ty;
     if (!slx_is_extent(ty))
         return;
     const struct slr_leaf *x = p->leaf;
     struct slr_snap w[1];
+    struct slr_succ_hint h;
     slr_snap_of(ty, slr_lkeys(ty, x), next, w);
-    uint64_t g = slr_new_leaf_gap(ty, op->L, x, w, after);
+    slr_sibling_hint(ty, p->parent, p->slot, &h);
+    if (!h.known) /* the parent's last leaf: search past it */
+        h.has = slr_succ(ty, op->L,
+                         slr_lkey(ty, x, slr_edge_slot(ty, x, wide, 1)), &h.v);
+    uint64_t g = slr_leaf_gap(ty, op->L, x, w, h.v, h.has);
     uint64_t *slot = &slr_igaps(ty, p->parent)[p->slot];
     if (SLR_LOAD_RLX(slot) == g)
         return;
@@ -2002,7 +2053,7 @@ static SLX_UNUSED int slr_put_in_place(struct slr_op *op,
 #endif
     if (!slr_tailed(ty))
         x->used = s + 1;
-    slr_regap(op, p, next, slr_mine_last_key(ty, x));
+    slr_regap(op, p, next, next);
     return 0;
 }
 
@@ -2020,8 +2071,7 @@ static SLX_UNUSED int slr_take_in_place(struct slr_op *op,
     if (!slr_tailed(ty) && sl + 1 != (unsigned)w)
         return 1;
     uint64_t next = slr_tailed(ty) ? w & ~(UINT64_C(1) << sl) : w - 1;
-    if (slx_is_extent(ty))
-        slr_regap(op, p, next, slr_mine_last_key(ty, x));
+    slr_regap(op, p, next, w);
     slr_publish_word(x, next);
     return 0;
 }
@@ -2308,25 +2358,6 @@ static SLX_UNUSED void slr_repair_bound(const struct slx_type *ty,
     slr_unlock_from(&op, 0);
 }
 
-/* The first start of the leaf after entry j of level-1 node P, when P
- * holds it. */
-static SLX_UNUSED void slr_sibling_hint(const struct slx_type *ty,
-                                        const struct slr_inode *P, unsigned j,
-                                        struct slr_succ_hint *h)
-{
-    h->known = 0;
-    if (j + 1 < P->n) {
-        const struct slr_leaf *y =
-            (const struct slr_leaf *)slr_ichild(ty, P, j + 1);
-        struct slr_snap w[1];
-        slr_snap_read(ty, y, w);
-        if (slr_wcount(ty, w)) {
-            h->known = h->has = 1;
-            h->v = slr_rstart(ty, y, w, 0);
-        }
-    }
-}
-
 /* Depth first through the entries whose extents start inside the window
  * and whose bound admits the size, lowest (highest) first. */
 static SLX_UNUSED int
@@ -2404,24 +2435,39 @@ static SLX_UNUSED int slr_hole_search(const struct slx_type *ty,
 }
 
 /* Under the locks of the leaves where [s, last] would go: an extent
- * already overlapping it, or NULL. The extent before s is read without
- * a lock: whoever inserts one reaching s holds s's leaf, as we do. */
+ * already overlapping it, or NULL. The extents before and after s are
+ * read from s's leaf x (p) when it has them, else from its siblings under
+ * the same parent (held too), else by a search: the one before s without
+ * a lock (whoever inserts one reaching s holds s's leaf, as we do). */
 static SLX_UNUSED void *slr_ext_clash(const struct slx_type *ty,
                                       const struct slr_list *L,
-                                      const struct slr_leaf *x, uint64_t s,
+                                      const struct slr_pos *p, uint64_t s,
                                       uint64_t last)
 {
     unsigned char k[8];
     struct slr_iter it;
-    slx_store_u(ty, k, s);
+    const struct slr_leaf *x = p->leaf;
     struct slr_snap w[1];
+    slx_store_u(ty, k, s);
     slr_snap_mine(ty, x, w);
-    unsigned pos = slr_leaf_pos(ty, x, w, k, 1);
+    unsigned pos = slr_leaf_pos(ty, x, w, k, 1), n = slr_wcount(ty, w);
     if (pos > 0) {
         if (slr_rlast(ty, x, w, pos - 1) >= s)
             return slr_rptr(ty, x, w, pos - 1);
     } else if (slr_prev_from(ty, L, k, 1, &it) && slr_it_last(ty, &it) >= s) {
         return slr_it_ptr(ty, &it);
+    }
+    if (pos < n)
+        return slr_rstart(ty, x, w, pos) <= last ? slr_rptr(ty, x, w, pos)
+                                                 : NULL;
+    struct slr_succ_hint h;
+    slr_sibling_hint(ty, p->parent, p->slot, &h);
+    if (h.known) {
+        const struct slr_leaf *y =
+            (const struct slr_leaf *)slr_ichild(ty, p->parent, p->slot + 1);
+        return h.v <= last
+                   ? slr_lptrs(ty, y)[slr_edge_slot(ty, y, slr_lword(y), 0)]
+                   : NULL;
     }
     void *next = slr_next_from(ty, L, k, 1, &it);
     if (next && slr_it_start(ty, &it) <= last)
@@ -2445,13 +2491,15 @@ static SLX_UNUSED int slr_ext_put(const struct slx_type *ty, struct slr_list *L,
         slr_descend(ty, L, ks, 0, &px);
         slr_op_init(&op, ty, L);
         rc = slr_lock_leaf(&op, &px);
-        if (!rc) {
+        /* last's leaf: s's own when last is below its upper fence (its
+         * range is fixed while we hold its live parent) */
+        if (!rc && px.hi && !ty->less(kl, px.hi)) {
             slr_descend(ty, L, kl, 0, &py);
             if (py.leaf != px.leaf)
                 rc = slr_lock_leaf(&op, &py);
         }
         if (!rc) {
-            void *c = slr_ext_clash(ty, L, px.leaf, s, last);
+            void *c = slr_ext_clash(ty, L, &px, s, last);
             if (c) {
                 if (clash)
                     *clash = c;
@@ -2551,28 +2599,27 @@ static SLX_UNUSED int slr_ext_erase(const struct slx_type *ty,
     rcu_read_lock();
     do {
         struct slr_pos p;
-        struct slr_snap w[1];
         slr_descend(ty, L, k, 0, &p);
-        slr_snap_read(ty, p.leaf, w);
-        unsigned pos = slr_leaf_pos(ty, p.leaf, w, k, 1);
-        if (pos >= slr_wcount(ty, w) || slr_rptr(ty, p.leaf, w, pos) != e) {
+        uint64_t w = slr_lword(p.leaf);
+        unsigned sl = slr_leaf_slot(ty, p.leaf, w, k);
+        if (sl == SLR_NO_SLOT || slr_lptrs(ty, p.leaf)[sl] != e) {
             rc = -ENOENT;
             break;
         }
         slr_op_init(&op, ty, L);
-        int raised = pos == 0;
+        int raised = sl == slr_edge_slot(ty, p.leaf, w, 0); /* e is first */
         rc = raised ? slr_raise_pred(&op, &p, e) : 0;
         if (!rc)
             rc = slr_lock_leaf(&op, &p);
         if (!rc) { /* again under the lock: the leaf may have changed */
-            slr_snap_mine(ty, p.leaf, w);
-            pos = slr_leaf_pos(ty, p.leaf, w, k, 1);
-            if (pos >= slr_wcount(ty, w) || slr_rptr(ty, p.leaf, w, pos) != e)
+            w = slr_lword_mine(p.leaf);
+            sl = slr_leaf_slot(ty, p.leaf, w, k);
+            if (sl == SLR_NO_SLOT || slr_lptrs(ty, p.leaf)[sl] != e)
                 rc = -ENOENT; /* erased meanwhile (x holds e's key) */
-            else if (pos == 0 && !raised)
+            else if (!raised && sl == slr_edge_slot(ty, p.leaf, w, 0))
                 rc = -EAGAIN; /* now first: the raise comes first */
             else
-                rc = slr_take(&op, &p, slr_wslot(ty, w, pos));
+                rc = slr_take(&op, &p, sl);
         }
         rc = slr_settle(&op, rc);
     } while (rc == -EAGAIN);
