@@ -1619,6 +1619,26 @@ static SLX_UNUSED void slr_gap_up(struct slr_op *op, struct slr_inode *X)
     }
 }
 
+/* Node X's entry rose to g: carry the raise up. An ancestor's entry is
+ * its child's maximum, so it becomes g when below it; one at g or above
+ * already bounds it, and so do those above. One compare per level, no
+ * scan of the node (a lowering needs slr_gap_up's). */
+static SLX_UNUSED void slr_gap_raise(struct slr_op *op, struct slr_inode *X,
+                                     uint64_t g)
+{
+    const struct slx_type *ty = op->ty;
+    while (!slr_is_top(X)) {
+        struct slr_inode *P = slr_lock_parent(op, X);
+        if (slr_is_top(P))
+            return; /* the top keeps no gaps */
+        uint64_t *e = &slr_igaps(ty, P)[slr_slot_of(ty, P, X)];
+        if (SLR_LOAD_RLX(e) >= g)
+            return;
+        SLR_STORE_RLX(e, g);
+        X = P;
+    }
+}
+
 /* --- writers: the structural change ------------------------------- */
 
 /* What replaces entries [j, j + cnt) of a node: 0, 1 or 2 children, the
@@ -1958,12 +1978,17 @@ static SLX_UNUSED int slr_lock_leaf(struct slr_op *op, const struct slr_pos *p)
     return 0;
 }
 
-/* Extent face, a leaf written in place whose next word is `next`: its
- * bound in the parent (locked) set to what that word lists, and carried
- * up. The first start after the leaf is its sibling's under the same
- * parent (stable: we hold the parent); for the parent's last leaf, a
- * search past the largest key of `wide`, whichever of the old and the
- * new word lists more (an erase may be removing that key). */
+/* Extent face, an erase (or an insert below the smallest key) in place whose
+ * next word is `next`: the leaf's bound in the parent (locked) raised to what
+ * that word lists, and the raise carried up. Runs only grow, so this holds
+ * before the store of the word and after. The first start after the leaf is its
+ * sibling's under the same parent (stable: we hold the parent); for the
+ * parent's last leaf, a search past the largest key of the old word `wide`
+ * (which the erase may be removing). An insert in place below x's smallest key
+ * comes here too: the run after it was the predecessor's (or, in an empty
+ * list, nobody's). Any other insert in place leaves the bound as it is:
+ * it only shortens x's runs, so the bound stays an upper bound, and a
+ * hole search that finds it too high lowers it (slr_repair_bound). */
 static SLX_UNUSED void slr_regap(struct slr_op *op, const struct slr_pos *p,
                                  uint64_t next, uint64_t wide)
 {
@@ -1980,10 +2005,10 @@ static SLX_UNUSED void slr_regap(struct slr_op *op, const struct slr_pos *p,
                          slr_lkey(ty, x, slr_edge_slot(ty, x, wide, 1)), &h.v);
     uint64_t g = slr_leaf_gap(ty, op->L, x, w, h.v, h.has);
     uint64_t *slot = &slr_igaps(ty, p->parent)[p->slot];
-    if (SLR_LOAD_RLX(slot) == g)
+    if (SLR_LOAD_RLX(slot) >= g)
         return;
     SLR_STORE_RLX(slot, g);
-    slr_gap_up(op, p->parent);
+    slr_gap_raise(op, p->parent, g);
 }
 
 /* The word after inserting a key into never-used slot s of a leaf with
@@ -2039,6 +2064,11 @@ static SLX_UNUSED int slr_put_in_place(struct slr_op *op,
     uint64_t next = slr_word_insert(ty, x, w, key);
     if (!next)
         return 1;
+    /* The new smallest key of x takes over the end of the run before it
+     * (its predecessor's, or nobody's): x's bound may have to rise. */
+    int first = slx_is_extent(ty) &&
+                (!slr_count_of(ty, w) ||
+                 ty->less(key, slr_lkey(ty, x, slr_edge_slot(ty, x, w, 0))));
     unsigned s = slr_fresh_slot(ty, x, w);
 #ifdef SKIPLIST_RCU_PLANT_REUSE_DEAD
     if (slr_tailed(ty) && s != slr_wused(w))
@@ -2053,7 +2083,8 @@ static SLX_UNUSED int slr_put_in_place(struct slr_op *op,
 #endif
     if (!slr_tailed(ty))
         x->used = s + 1;
-    slr_regap(op, p, next, next);
+    if (first) /* see slr_regap */
+        slr_regap(op, p, next, next);
     return 0;
 }
 
@@ -2123,7 +2154,10 @@ static SLX_UNUSED int slr_put(struct slr_op *op, const struct slr_pos *p,
     struct slr_leaf *b = a ? slr_op_leaf(op) : NULL;
     if (!b)
         return -ENOMEM;
-    unsigned half = (n + 1) / 2;
+    /* An append past x's last key (sequential keys) leaves x full and
+     * starts b with the new key alone, so ascending loads fill leaves;
+     * otherwise half and half. */
+    unsigned half = pos == n ? n : (n + 1) / 2;
     slr_fill_leaf(ty, a, x, w, pos, key, e, last, 0, half);
     slr_fill_leaf(ty, b, x, w, pos, key, e, last, half, n + 1);
     ch.nc = 2;
@@ -2581,7 +2615,7 @@ static SLX_UNUSED int slr_raise_pred(struct slr_op *op,
     if (g > SLR_LOAD_RLX(slot)) {
         SLR_STORE_RLX(slot, g);
         unsigned keep = op->nheld;
-        slr_gap_up(op, pw.parent);
+        slr_gap_raise(op, pw.parent, g);
         slr_unlock_from(op, keep); /* nothing above level 1 stays held */
     }
     return 0;

@@ -143,9 +143,9 @@ static void rb_same_less(const struct rb_snap *was, const struct rb_snap *now,
  * (a key stays, no merge) succeeds: it publishes one word and allocates
  * nothing. One that empties its leaf needs a new index node: -ENOMEM,
  * the element still findable, *out untouched, the list unchanged, nothing
- * kept; healed, it succeeds. The ascending fill leaves keys in pairs per
- * leaf, (10, 20), (30, 40), ...: erasing 10 is the first kind, then 20
- * the second. */
+ * kept; healed, it succeeds. The ascending fill leaves full leaves of
+ * four, (10, 20, 30, 40), (50, ...): with 20 and 30 erased first, erasing
+ * 10 is the first kind, then 40 the second. */
 Test(rcu_bad, map_erase_enomem)
 {
     const struct rmap_ops *o = &rb_map_ops;
@@ -154,8 +154,10 @@ Test(rcu_bad, map_erase_enomem)
     rb_map_fill(&ra, v);
     const size_t pick[] = {0, RB_N / 2};
     for (size_t p = 0; p < 2; p++) {
-        struct map_item *e = &v[pick[p]], *mate = &v[pick[p] + 1];
+        struct map_item *e = &v[pick[p]], *mate = &v[pick[p] + 3];
         struct map_item *out = MPOISON;
+        cr_assert_eq(o->erase(rb_sl, &v[pick[p] + 1]), 0);
+        cr_assert_eq(o->erase(rb_sl, &v[pick[p] + 2]), 0);
         struct rb_snap was = rb_take(o, NULL), now;
         ra_window(&ra);
         ra_fail_from(&ra, 1);
@@ -168,9 +170,9 @@ Test(rcu_bad, map_erase_enomem)
         was = now;
         out = MPOISON;
         cr_assert_eq(o->erase(rb_sl, mate), -ENOMEM, "erase of element %zu",
-                     pick[p] + 1);
+                     pick[p] + 3);
         cr_assert_eq(o->erase_key(rb_sl, mate->key, &out), -ENOMEM,
-                     "erase_key of element %zu", pick[p] + 1);
+                     "erase_key of element %zu", pick[p] + 3);
         ra_fail_at(&ra, 0);
         cr_assert_eq(out, MPOISON, "-ENOMEM wrote *out");
         rb_kept_none(&ra, "erase under -ENOMEM");
@@ -188,20 +190,24 @@ Test(rcu_bad, map_erase_enomem)
 }
 
 /* insert of a new key with every allocation failing: into a leaf with a
- * never-used slot it succeeds in place, allocating nothing; into a full
- * leaf (a split) it is -ENOMEM, nothing changed or kept (rcu_alloc's
- * sweep covers each single failure on the memb and ASan builds; this is
- * every flavor). Leaves after the fill: (10, 20) with two slots never
- * used, ..., (370, 380, 390, 400) full. */
+ * never-used slot (and room in its tail) it succeeds in place, allocating
+ * nothing; into a full leaf (a split) it is -ENOMEM, nothing changed or
+ * kept (rcu_alloc's sweep covers each single failure on the memb and ASan
+ * builds; this is every flavor). After the fill every leaf is full; 405,
+ * inserted with memory, starts a leaf of its own after 400, which then
+ * takes 410 (the run) and 407 and 406 (the tail) in place, while 5 (the
+ * full first leaf) and UINT64_MAX (that leaf's fifth key) need a split. */
 Test(rcu_bad, map_insert_enomem)
 {
     const struct rmap_ops *o = &rb_map_ops;
     static struct map_item v[RB_N];
     struct ra ra;
     rb_map_fill(&ra, v);
+    static struct map_item start = {405, 0, false};
+    cr_assert_eq(o->insert(rb_sl, &start, NULL), 0);
     static struct map_item x[5] = {
-        {5, 0, false},   {15, 0, false},         {7, 0, false},
-        {255, 0, false}, {UINT64_MAX, 0, false},
+        {410, 0, false}, {407, 0, false},        {5, 0, false},
+        {406, 0, false}, {UINT64_MAX, 0, false},
     };
     const int want[5] = {0, 0, -ENOMEM, 0, -ENOMEM};
     for (size_t k = 0; k < 5; k++) {
@@ -306,7 +312,9 @@ Test(rcu_bad, extent_erase_enomem)
     rb_ext_fill(&ra, v);
     const size_t pick[] = {0, RB_N / 2};
     for (size_t p = 0; p < 2; p++) {
-        struct rext *e = &v[pick[p]], *mate = &v[pick[p] + 1];
+        struct rext *e = &v[pick[p]], *mate = &v[pick[p] + 3];
+        cr_assert_eq(o->erase(rb_sl, &v[pick[p] + 1]), 0);
+        cr_assert_eq(o->erase(rb_sl, &v[pick[p] + 2]), 0);
         struct rb_snap was = rb_take(NULL, o), now;
         ra_window(&ra);
         ra_fail_from(&ra, 1);
@@ -317,7 +325,7 @@ Test(rcu_bad, extent_erase_enomem)
         rb_same_less(&was, &now, e, "in-place extent erase");
         was = now;
         cr_assert_eq(o->erase(rb_sl, mate), -ENOMEM, "erase of extent %zu",
-                     pick[p] + 1);
+                     pick[p] + 3);
         ra_fail_at(&ra, 0);
         rb_kept_none(&ra, "extent erase under -ENOMEM");
         now = rb_take(NULL, o);
@@ -365,11 +373,8 @@ Test(rcu_bad, extent_error_leaves_e_unchanged)
     static struct rext v[RB_N];
     struct ra ra;
     rb_ext_fill(&ra, v);
-    /* The first leaf filled (the last one is full already), so that the
-     * lowest and the highest hole both need a split: -ENOMEM. */
-    static struct rext head[2] = {{20, 5, 0}, {30, 5, 0}};
-    for (size_t i = 0; i < 2; i++)
-        cr_assert_eq(o->insert(rb_sl, &head[i], NULL), 0);
+    /* Every leaf is full after the ascending fill: the lowest and the
+     * highest hole both need a split, so -ENOMEM. */
     const int lo = SKIPLIST_HOLE_LOWEST, hi = SKIPLIST_HOLE_HIGHEST;
     const struct {
         uint64_t size, align, lo, hi;

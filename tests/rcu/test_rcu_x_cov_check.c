@@ -93,6 +93,20 @@ static struct slr_inode *xc_level1(const struct slx_type *ty,
     return P;
 }
 
+/* The leftmost level-1 node below P with two leaves or more, or NULL. */
+static struct slr_inode *xc_wide_below(const struct slx_type *ty,
+                                       struct slr_inode *P)
+{
+    if (P->level == 1)
+        return P->n >= 2 ? P : NULL;
+    for (unsigned j = 0; j < P->n; j++) {
+        struct slr_inode *W = xc_wide_below(ty, xc_child(ty, P, j));
+        if (W)
+            return W;
+    }
+    return NULL;
+}
+
 /* Leaf k (0-based, in key order) below P; *k counts down. */
 static struct slr_leaf *xc_leaf_below(const struct slx_type *ty,
                                       struct slr_inode *P, unsigned *k)
@@ -223,8 +237,8 @@ static void m_leaf_order(struct xm *m, struct xc_break *b)
 /* Leaf 2's first key between leaf 1's last and leaf 2's fence. */
 static void m_leaf_fence(struct xm *m, struct xc_break *b)
 {
-    struct slr_inode *P = xc_level1(XM_TY, &m->sl);
-    cr_assert_geq(P->n, 2u);
+    struct slr_inode *P = xc_wide_below(XM_TY, slr_root(XM_TY, &m->sl));
+    cr_assert_not_null(P);
     struct slr_leaf *x = (struct slr_leaf *)slr_ichild(XM_TY, P, 1);
     XC_SET(b, *xc_lkey(XM_TY, x, 0), *xc_ikey(XM_TY, P, 1) - 1);
 }
@@ -253,7 +267,7 @@ static const struct {
      m_leaf_unwritten},
     /* a run's slots, or a tail's ranks, by where the two keys are */
     {"leaf order", "out of order", m_leaf_order},
-    {"leaf fence", "leaf 2 slot 0: key outside the fences", m_leaf_fence},
+    {"leaf fence", "slot 0: key outside the fences", m_leaf_fence},
     {"leaf empty", "an empty leaf among", m_leaf_empty},
 };
 
