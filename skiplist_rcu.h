@@ -2011,6 +2011,66 @@ static SLX_UNUSED void slr_regap(struct slr_op *op, const struct slr_pos *p,
     slr_gap_raise(op, p->parent, g);
 }
 
+/* The live slots of x (word w) just below and just above slot sl's key
+ * (SLR_NO_SLOT when none): one pass over the live slots, no snapshot. */
+static SLX_UNUSED void slr_neighbours(const struct slx_type *ty,
+                                      const struct slr_leaf *x, uint64_t w,
+                                      unsigned sl, unsigned *below,
+                                      unsigned *above)
+{
+    const unsigned char *k = slr_lkeys(ty, x);
+    unsigned n = slr_tailed(ty) ? slr_wused(w) : (unsigned)w;
+    *below = *above = SLR_NO_SLOT;
+    for (unsigned s = 0; s < n; s++) {
+        if (s == sl || (slr_tailed(ty) && !((w >> s) & 1u)))
+            continue;
+        if (slr_slot_less(ty, k, s, sl)) {
+            if (*below == SLR_NO_SLOT || slr_slot_less(ty, k, *below, s))
+                *below = s;
+        } else if (*above == SLR_NO_SLOT || slr_slot_less(ty, k, s, *above)) {
+            *above = s;
+        }
+    }
+}
+
+/* Extent face, before erasing slot sl of the locked leaf (word w) in
+ * place: the erase joins the run before the extent with the run after
+ * it, and x's bound must cover the joined run. Only that run changed, so
+ * the new bound is the larger of the old one (an upper bound of the rest)
+ * and its length: no pass over the leaf's runs. The first extent's run
+ * joins the leaf before (slr_raise_pred has raised that one). The start
+ * after the extent: the next live key, or the sibling's first under the
+ * same (locked) parent, or for the parent's last leaf a search. */
+static SLX_UNUSED void slr_raise_over(struct slr_op *op,
+                                      const struct slr_pos *p, uint64_t w,
+                                      unsigned sl)
+{
+    const struct slx_type *ty = op->ty;
+    const struct slr_leaf *x = p->leaf;
+    unsigned below, above;
+    slr_neighbours(ty, x, w, sl, &below, &above);
+    if (below == SLR_NO_SLOT)
+        return;
+    uint64_t last = slr_llast(ty, x, below), end = ty->key_max;
+    if (last == ty->key_max)
+        return;
+    if (above != SLR_NO_SLOT) {
+        end = slr_lstart(ty, x, above) - 1;
+    } else {
+        struct slr_succ_hint h;
+        slr_sibling_hint(ty, p->parent, p->slot, &h);
+        if (!h.known)
+            h.has = slr_succ(ty, op->L, slr_lkey(ty, x, sl), &h.v);
+        if (h.has)
+            end = h.v - 1;
+    }
+    uint64_t g = end - last, *slot = &slr_igaps(ty, p->parent)[p->slot];
+    if (SLR_LOAD_RLX(slot) >= g)
+        return;
+    SLR_STORE_RLX(slot, g);
+    slr_gap_raise(op, p->parent, g);
+}
+
 /* The word after inserting a key into never-used slot s of a leaf with
  * word w, or 0 when it cannot be done in place: a run and a tail extend
  * the run when the key is above the run's last and there is no tail, or
@@ -2102,7 +2162,8 @@ static SLX_UNUSED int slr_take_in_place(struct slr_op *op,
     if (!slr_tailed(ty) && sl + 1 != (unsigned)w)
         return 1;
     uint64_t next = slr_tailed(ty) ? w & ~(UINT64_C(1) << sl) : w - 1;
-    slr_regap(op, p, next, w);
+    if (slx_is_extent(ty))
+        slr_raise_over(op, p, w, sl);
     slr_publish_word(x, next);
     return 0;
 }
@@ -2488,6 +2549,12 @@ static SLX_UNUSED void *slr_ext_clash(const struct slx_type *ty,
     if (pos > 0) {
         if (slr_rlast(ty, x, w, pos - 1) >= s)
             return slr_rptr(ty, x, w, pos - 1);
+    } else if (p->slot > 0) { /* the sibling before, under our parent */
+        const struct slr_leaf *y =
+            (const struct slr_leaf *)slr_ichild(ty, p->parent, p->slot - 1);
+        unsigned ys = slr_edge_slot(ty, y, slr_lword(y), 1);
+        if (slr_llast(ty, y, ys) >= s)
+            return slr_lptrs(ty, y)[ys];
     } else if (slr_prev_from(ty, L, k, 1, &it) && slr_it_last(ty, &it) >= s) {
         return slr_it_ptr(ty, &it);
     }
