@@ -116,16 +116,16 @@ extern "C" {
  *  PATCH fix it. SKIPLIST_VERSION compares as one number (10203 = 1.2.3). */
 #define SKIPLIST_VERSION_MAJOR 2
 /** Minor version: additions to the API. */
-#define SKIPLIST_VERSION_MINOR 2
+#define SKIPLIST_VERSION_MINOR 3
 /** Patch version: fixes only. */
-#define SKIPLIST_VERSION_PATCH 2
+#define SKIPLIST_VERSION_PATCH 0
 /** The version as one number, 10000 * MAJOR + 100 * MINOR + PATCH, for
  *  `#if SKIPLIST_VERSION >= 20100`. */
 #define SKIPLIST_VERSION                                             \
     (SKIPLIST_VERSION_MAJOR * 10000 + SKIPLIST_VERSION_MINOR * 100 + \
      SKIPLIST_VERSION_PATCH)
 /** The version as a string, "MAJOR.MINOR.PATCH". */
-#define SKIPLIST_VERSION_STRING "2.2.2"
+#define SKIPLIST_VERSION_STRING "2.3.0"
 
 /** Default keys per leaf, max level, promotion shift (index fanout 32).
  *  Chosen from bench/ (see docs/performance.md). Each default may be

@@ -1566,6 +1566,21 @@ slr_run_after(const struct slx_type *ty, const struct slr_list *L,
     return 1;
 }
 
+/* What a bound entry stores for a longest run g: g rounded up to a power
+ * of two. A bound is an upper bound, so this stays correct, and a run
+ * that grows one extent at a time (erases along a range) changes the
+ * stored bounds, and climbs to the root under locks, once per doubling
+ * instead of once per erase: two writers popping ranges met at the root
+ * on every erase. A hole search prunes on size only, so it loses at most
+ * a visit to a leaf whose longest run is under half its bound. */
+static SLX_UNUSED uint64_t slr_gap_ceil(uint64_t g)
+{
+    if (g <= 2)
+        return g;
+    unsigned bits = 64u - (unsigned)__builtin_clzll(g - 1);
+    return bits >= 64 ? UINT64_MAX : UINT64_C(1) << bits;
+}
+
 /* Longest free run owned by leaf x (word w): after each extent up to the
  * next start (the first start after the leaf is `succ`, or none). */
 static SLX_UNUSED uint64_t slr_leaf_gap(const struct slx_type *ty,
@@ -1579,7 +1594,7 @@ static SLX_UNUSED uint64_t slr_leaf_gap(const struct slx_type *ty,
     for (unsigned i = 0; i < slr_wcount(ty, w); i++)
         if (slr_run_after(ty, L, x, w, i, &hint, &gs, &ge) && ge - gs + 1 > m)
             m = ge - gs + 1;
-    return m;
+    return slr_gap_ceil(m);
 }
 
 /* The bound for leaf x as its word w lists it (a leaf about to be
@@ -1997,7 +2012,7 @@ static SLX_UNUSED void slr_regap(struct slr_op *op, const struct slr_pos *p,
         return;
     const struct slr_leaf *x = p->leaf;
     struct slr_snap w[1];
-    struct slr_succ_hint h;
+    struct slr_succ_hint h = {0, 0, 0};
     slr_snap_of(ty, slr_lkeys(ty, x), next, w);
     slr_sibling_hint(ty, p->parent, p->slot, &h);
     if (!h.known) /* the parent's last leaf: search past it */
@@ -2057,14 +2072,15 @@ static SLX_UNUSED void slr_raise_over(struct slr_op *op,
     if (above != SLR_NO_SLOT) {
         end = slr_lstart(ty, x, above) - 1;
     } else {
-        struct slr_succ_hint h;
+        struct slr_succ_hint h = {0, 0, 0};
         slr_sibling_hint(ty, p->parent, p->slot, &h);
         if (!h.known)
             h.has = slr_succ(ty, op->L, slr_lkey(ty, x, sl), &h.v);
         if (h.has)
             end = h.v - 1;
     }
-    uint64_t g = end - last, *slot = &slr_igaps(ty, p->parent)[p->slot];
+    uint64_t g = slr_gap_ceil(end - last);
+    uint64_t *slot = &slr_igaps(ty, p->parent)[p->slot];
     if (SLR_LOAD_RLX(slot) >= g)
         return;
     SLR_STORE_RLX(slot, g);
@@ -2485,7 +2501,7 @@ slr_hole_node(const struct slx_type *ty, struct slr_list *L,
         slr_sibling_hint(ty, P, j, &hint);
         if (slr_hole_leaf(ty, L, x, &hint, r, &longest))
             return 1;
-        if (longest < bound)
+        if (slr_gap_ceil(longest) < bound)
             slr_repair_bound(ty, L, (struct slr_inode *)(uintptr_t)P, j, x);
     }
     return 0;
@@ -2561,7 +2577,7 @@ static SLX_UNUSED void *slr_ext_clash(const struct slx_type *ty,
     if (pos < n)
         return slr_rstart(ty, x, w, pos) <= last ? slr_rptr(ty, x, w, pos)
                                                  : NULL;
-    struct slr_succ_hint h;
+    struct slr_succ_hint h = {0, 0, 0};
     slr_sibling_hint(ty, p->parent, p->slot, &h);
     if (h.known) {
         const struct slr_leaf *y =
