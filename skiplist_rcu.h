@@ -90,7 +90,8 @@
  *                        slr_settle -> slr_op_finish (-> slr_retire)
  *                        | slr_op_abort
  *   name_erase_key, _erase  slr_erase_key -> slr_descend, slr_lock_leaf,
- *                        slr_take -> slr_take_in_place | slr_merge_sibling,
+ *                        slr_take -> slr_take_in_place (extent face:
+ *                        slr_raise_over) | slr_merge_sibling,
  *                        slr_copy_ranks -> slr_apply; slr_settle
  *   extent name_insert   slr_ext_insert -> slr_ext_put -> slr_lock_leaf (the
  *                        leaves of start and end), slr_ext_clash, slr_put
@@ -109,7 +110,8 @@
  *                        -> slr_check_word
  *   name_init / _destroy / _stats  slr_init / slr_destroy (-> rcu_barrier,
  *                        slr_retire_drain, slr_free_tree) / slr_stats
- * Extent bounds on the way: slr_regap, slr_gap_after and slr_gap_up.
+ * Extent bounds on the way: slr_regap and slr_raise_over (raises, carried
+ * up by slr_gap_raise), slr_gap_after and slr_gap_up (copies, exact).
  *
  * Flavors: define at most one of SKIPLIST_RCU_MB, SKIPLIST_RCU_QSBR,
  * SKIPLIST_RCU_BP before including this header (none: memb). The header
