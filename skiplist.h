@@ -3406,19 +3406,23 @@ SLX_HOT void *slx_ext_lookup_elem(const struct slx_type *ty,
     return x ? slx_ptrs(ty, x)[i] : NULL;
 }
 
-/* name_first_overlap: the first extent overlapping [lo, hi]. */
+/* name_first_overlap: the first extent overlapping [lo, hi]. *out is
+ * written on every return, NULL with -ENOENT and -EINVAL, so a caller that
+ * tests out rather than the code never reads an earlier call's extent. */
 SLX_HOT int slx_ext_overlap(const struct slx_type *ty, const struct slx_list *L,
                             uint64_t lo, uint64_t hi, void **out)
 {
     unsigned i;
-    if (lo > hi)
-        return -EINVAL;
-    struct slx_leaf *x = slx_ext_first_overlap(ty, L, lo, hi, &i);
-    if (!x)
-        return -ENOENT;
+    void *e = NULL;
+    int rc = -EINVAL;
+    if (lo <= hi) {
+        struct slx_leaf *x = slx_ext_first_overlap(ty, L, lo, hi, &i);
+        e = x ? slx_ptrs(ty, x)[i] : NULL;
+        rc = x ? 0 : -ENOENT;
+    }
     if (out)
-        *out = slx_ptrs(ty, x)[i];
-    return 0;
+        *out = e;
+    return rc;
 }
 
 /* name_iter_overlap: position it on the first extent overlapping [lo, hi]
@@ -4107,7 +4111,7 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
  * Extent index (SKIPLIST_EXTENT_DEFINE); ranges are closed, [lo, hi]:
  *   int    name_insert(struct name *sl, T *e, T **clash);       0, -EEXIST (*clash = an overlapping one), -EINVAL (size 0, or past K_T's maximum), -ENOMEM
  *   T     *name_lookup(const struct name *sl, K_T point);       the extent holding point, or NULL
- *   int    name_first_overlap(const struct name *sl, K_T lo, K_T hi, T **out);  0, -ENOENT, -EINVAL (lo > hi)
+ *   int    name_first_overlap(const struct name *sl, K_T lo, K_T hi, T **out);  0, -ENOENT, -EINVAL (lo > hi); *out NULL on either error
  *   int    name_insert_hole(struct name *sl, T *e, K_T align, K_T lo, K_T hi, int flags);  sets e->START: 0, -ENOSPC, -EINVAL, -ENOMEM
  *   T     *name_iter_overlap(struct name_iter *it, const struct name *sl, K_T lo, K_T hi);  first overlapping, or NULL
  *   T     *name_iter_next_overlap(struct name_iter *it);        next overlapping, or NULL
