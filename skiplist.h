@@ -391,7 +391,9 @@ struct slx_iter {
     struct slx_leaf *leaf;
     unsigned idx;
     uint64_t stamp;
-    uint64_t lim; /* overlap iteration: the range's last point */
+    uint64_t lim; /* overlap iteration: the range's last point; the _SAFE
+                   * loop on the ordered index: the slot's rank among its
+                   * equal keys (slx_iter_step) */
 };
 
 /* What an instance is: sizes, configuration and key callbacks. One constant
@@ -3276,6 +3278,7 @@ SLX_HOT void *slx_iter_set(struct slx_iter *it, const struct slx_type *ty,
 SLX_HOT void *slx_iter_first(struct slx_iter *it, const struct slx_type *ty,
                              const struct slx_list *L)
 {
+    it->lim = 0; /* the _SAFE loop's rank: no equal key before the first */
     return slx_iter_set(it, ty, L, slx_next(ty, L->head, 0), 0);
 }
 
@@ -3336,6 +3339,60 @@ SLX_HOT void *slx_iter_prev(const struct slx_type *ty, struct slx_iter *it)
     return slx_ptrs(ty, x)[it->idx];
 }
 
+/* FOREACH_SAFE's step: slx_iter_next, keeping in it->lim the new slot's
+ * rank among its equal keys (0 for the first of them). An element listed
+ * twice (insert_multi) has two slots; the rank tells slx_iter_resync which
+ * one the walk had reached. A queue or an extent index never lists an
+ * element twice: no rank, no compare. */
+SLX_HOT void *slx_iter_step(const struct slx_type *ty, struct slx_iter *it)
+{
+    if (slx_is_queue(ty) || slx_is_extent(ty))
+        return slx_iter_next(ty, it);
+    const struct slx_leaf *x = it->leaf;
+    unsigned i = it->idx;
+    void *e = slx_iter_next(ty, it);
+    if (e) /* keys ascend: equal unless the one before is less */
+        it->lim = ty->less(slx_key(ty, x, i), slx_key(ty, it->leaf, it->idx))
+                      ? 0
+                      : it->lim + 1;
+    return e;
+}
+
+/* FOREACH_SAFE on the ordered index: e's slot after the body erased the
+ * element the walk stood on, the one before e. Erase takes an element's
+ * first slot, which lies before e too, so e's rank among its equal keys
+ * dropped by one when the two keys were equal (rank > 0) and stayed
+ * otherwise: e's slot is the first at that rank or later. Its first slot
+ * (slx_locate) may be one the walk has passed. When no slot of e has that
+ * rank (the body erased more than it may), its first slot, as slx_locate
+ * would give. Sets it->lim to the slot's rank. */
+SLX_HOT struct slx_leaf *slx_locate_rank(const struct slx_type *ty,
+                                         struct slx_iter *it, const void *e,
+                                         unsigned *idx)
+{
+    const struct slx_list *L = it->list;
+    uint64_t want = it->lim ? it->lim - 1u : 0;
+    unsigned char key[SLX_KEY_MAX];
+    ty->key_of(e, key);
+    unsigned i;
+    struct slx_leaf *x = slx_bound(ty, L, key, 1, &i), *found = NULL;
+    for (uint64_t r = 0; x != L->head && ty->cmp(slx_key(ty, x, i), key) == 0;
+         r++) {
+        if (slx_ptrs(ty, x)[i] == e && (!found || r >= want)) {
+            found = x; /* the first slot, until one at the rank */
+            *idx = i;
+            it->lim = r;
+            if (r >= want)
+                break;
+        }
+        if (++i == x->n) {
+            x = slx_next(ty, x, 0);
+            i = 0;
+        }
+    }
+    return found;
+}
+
 /* FOREACH_SAFE: the body may have erased the element before `e`; find e
  * again when anything changed since the iterator was positioned. */
 SLX_HOT void *slx_iter_resync(const struct slx_type *ty, struct slx_iter *it,
@@ -3344,7 +3401,9 @@ SLX_HOT void *slx_iter_resync(const struct slx_type *ty, struct slx_iter *it,
     if (!e || it->stamp == it->list->stamp)
         return e;
     unsigned i;
-    struct slx_leaf *x = slx_locate(ty, it->list, e, &i);
+    struct slx_leaf *x = slx_is_queue(ty) || slx_is_extent(ty)
+                             ? slx_locate(ty, it->list, e, &i)
+                             : slx_locate_rank(ty, it, e, &i);
     if (!x)
         return NULL; /* e itself was erased: stop */
     slx_iter_set(it, ty, it->list, x, i);
@@ -3406,19 +3465,23 @@ SLX_HOT void *slx_ext_lookup_elem(const struct slx_type *ty,
     return x ? slx_ptrs(ty, x)[i] : NULL;
 }
 
-/* name_first_overlap: the first extent overlapping [lo, hi]. */
+/* name_first_overlap: the first extent overlapping [lo, hi]. *out is
+ * written on every return, NULL with -ENOENT and -EINVAL, so a caller that
+ * tests out rather than the code never reads an earlier call's extent. */
 SLX_HOT int slx_ext_overlap(const struct slx_type *ty, const struct slx_list *L,
                             uint64_t lo, uint64_t hi, void **out)
 {
     unsigned i;
-    if (lo > hi)
-        return -EINVAL;
-    struct slx_leaf *x = slx_ext_first_overlap(ty, L, lo, hi, &i);
-    if (!x)
-        return -ENOENT;
+    void *e = NULL;
+    int rc = -EINVAL;
+    if (lo <= hi) {
+        struct slx_leaf *x = slx_ext_first_overlap(ty, L, lo, hi, &i);
+        e = x ? slx_ptrs(ty, x)[i] : NULL;
+        rc = x ? 0 : -ENOENT;
+    }
     if (out)
-        *out = slx_ptrs(ty, x)[i];
-    return 0;
+        *out = e;
+    return rc;
 }
 
 /* name_iter_overlap: position it on the first extent overlapping [lo, hi]
@@ -4107,7 +4170,7 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
  * Extent index (SKIPLIST_EXTENT_DEFINE); ranges are closed, [lo, hi]:
  *   int    name_insert(struct name *sl, T *e, T **clash);       0, -EEXIST (*clash = an overlapping one), -EINVAL (size 0, or past K_T's maximum), -ENOMEM
  *   T     *name_lookup(const struct name *sl, K_T point);       the extent holding point, or NULL
- *   int    name_first_overlap(const struct name *sl, K_T lo, K_T hi, T **out);  0, -ENOENT, -EINVAL (lo > hi)
+ *   int    name_first_overlap(const struct name *sl, K_T lo, K_T hi, T **out);  0, -ENOENT, -EINVAL (lo > hi); *out NULL on either error
  *   int    name_insert_hole(struct name *sl, T *e, K_T align, K_T lo, K_T hi, int flags);  sets e->START: 0, -ENOSPC, -EINVAL, -ENOMEM
  *   T     *name_iter_overlap(struct name_iter *it, const struct name *sl, K_T lo, K_T hi);  first overlapping, or NULL
  *   T     *name_iter_next_overlap(struct name_iter *it);        next overlapping, or NULL
@@ -4218,6 +4281,7 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
     ATTR int SLX_CAT(name, _check)(const struct name *, char *, size_t);    \
     SLX_PROTO_ITER(name, T, K_T, ATTR);                                     \
     ATTR T *SLX_CAT(name, _iter_get)(const struct SLX_CAT(name, _iter) *);  \
+    ATTR T *SLX_CAT(name, _slx_iter_step)(struct SLX_CAT(name, _iter) *);   \
     ATTR T *SLX_CAT(name, _slx_iter_resync)(struct SLX_CAT(name, _iter) *, T *)
 
 /* Removal by element and at the ends: the ordered and extent indexes (a
@@ -4393,6 +4457,10 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
     ATTR T *SLX_CAT(name, _iter_get)(const struct SLX_CAT(name, _iter) * it)   \
     {                                                                          \
         return (T *)slx_iter_get(SLX_TY(name), &it->it);                       \
+    }                                                                          \
+    ATTR T *SLX_CAT(name, _slx_iter_step)(struct SLX_CAT(name, _iter) * it)    \
+    {                                                                          \
+        return (T *)slx_iter_step(SLX_TY(name), &it->it);                      \
     }                                                                          \
     ATTR T *SLX_CAT(name, _slx_iter_resync)(struct SLX_CAT(name, _iter) * it,  \
                                             T * e)                             \
@@ -4740,14 +4808,17 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
          (var) = SLX_CAT(name, _iter_next)(&(it)))
 /** \brief A `for` header over every element whose body may erase (a
  *  queue: remove) the current element, and only it.
+ *  Each listing is visited once, in order: an element listed twice
+ *  (`insert_multi` of an element already in) is visited twice, in place,
+ *  whatever the body erased.
  *  \param name the instance's name
  *  \param sl   the list
  *  \param it   a `struct name_iter` variable
  *  \param var  a `T *` variable: each element in turn
  *  \param tmp  a `T *` variable the loop uses (the next element) */
-#define SKIPLIST_FOREACH_SAFE(name, sl, it, var, tmp)            \
-    for ((var) = SLX_CAT(name, _iter_first)(&(it), (sl));        \
-         (var) && ((tmp) = SLX_CAT(name, _iter_next)(&(it)), 1); \
+#define SKIPLIST_FOREACH_SAFE(name, sl, it, var, tmp)                \
+    for ((var) = SLX_CAT(name, _iter_first)(&(it), (sl));            \
+         (var) && ((tmp) = SLX_CAT(name, _slx_iter_step)(&(it)), 1); \
          (var) = SLX_CAT(name, _slx_iter_resync)(&(it), (tmp)))
 /** \brief A `for` header over the extents overlapping the closed range
  *  `[lo, hi]`, lowest first (extent faces).

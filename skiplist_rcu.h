@@ -101,8 +101,8 @@
  *                        -> slr_hole_head, slr_hole_pred, slr_hole_node
  *                        -> slr_hole_leaf (| slr_repair_bound); slr_ext_put
  *   name_lookup          slr_ext_lookup -> slr_prev_from
- *   name_first_overlap, _iter_overlap  slr_ext_overlap -> slr_prev_from,
- *                        slr_next_from
+ *   name_first_overlap   slr_ext_first_overlap -> slr_ext_overlap
+ *   name_iter_overlap    slr_ext_overlap -> slr_prev_from, slr_next_from
  *   name_iter_next_overlap  slr_ext_next_overlap -> slr_iter_next
  *                        | slr_ext_resume_below
  *   name_count           slr_count -> slr_first, slr_descend per leaf
@@ -2817,6 +2817,21 @@ static SLX_UNUSED void *slr_ext_overlap(const struct slx_type *ty,
     return NULL;
 }
 
+/* name_first_overlap: 0 and the lowest extent overlapping [lo, hi] in
+ * *out, else -ENOENT or -EINVAL (lo > hi) with *out NULL, as skiplist.h's
+ * does: out is written on every return. */
+static SLX_UNUSED int slr_ext_first_overlap(const struct slx_type *ty,
+                                            const struct slr_list *L,
+                                            uint64_t lo, uint64_t hi,
+                                            void **out)
+{
+    struct slr_iter it;
+    void *e = lo <= hi ? slr_ext_overlap(ty, L, lo, hi, &it) : NULL;
+    if (out)
+        *out = e;
+    return e ? 0 : lo > hi ? -EINVAL : -ENOENT;
+}
+
 /* An overlap walk that left its leaf after returning the extent starting
  * at prev < lo (the one that covered lo from below): searching for the
  * first start after prev may now find an extent a writer has put between
@@ -3213,7 +3228,7 @@ static SLX_UNUSED int slr_check(const struct slx_type *ty,
  * Extent index (SKIPLIST_RCU_EXTENT_DEFINE), closed ranges [lo, hi]:
  *   T *N_lookup(const struct N *sl, K_T point),
  *   int N_first_overlap(const struct N *sl, K_T lo, K_T hi, T **out)
- *     (0, -ENOENT, -EINVAL: lo > hi),
+ *     (0, -ENOENT, -EINVAL: lo > hi; *out NULL on either error),
  *   T *N_iter_overlap(it, const struct N *sl, K_T lo, K_T hi),
  *   T *N_iter_next_overlap(it)   readers, read-side, as above. Beside
  *       writers, two extents a walk returns in turn may overlap: one was
@@ -3386,14 +3401,8 @@ static SLX_UNUSED int slr_check(const struct slx_type *ty,
     ATTR int SLX_CAT(name, _first_overlap)(const struct name *sl, K_T lo,     \
                                            K_T hi, T **out)                   \
     {                                                                         \
-        struct slr_iter it;                                                   \
-        if (lo > hi)                                                          \
-            return -EINVAL;                                                   \
-        T *e = (T *)slr_ext_overlap(SLX_TY(name), &sl->sl, (uint64_t)lo,      \
-                                    (uint64_t)hi, &it);                       \
-        if (out)                                                              \
-            *out = e;                                                         \
-        return e ? 0 : -ENOENT;                                               \
+        return slr_ext_first_overlap(SLX_TY(name), &sl->sl, (uint64_t)lo,     \
+                                     (uint64_t)hi, (void **)out);             \
     }                                                                         \
     ATTR T *SLX_CAT(name, _iter_overlap)(struct SLX_CAT(name, _iter) * it,    \
                                          const struct name *sl, K_T lo,       \

@@ -303,6 +303,40 @@ Test(extent, first_overlap_edges)
     }
 }
 
+/* On -ENOENT and -EINVAL, *out is set to NULL (api.md), so a caller that
+ * tests out rather than the code never reads an extent from an earlier
+ * call. out holds a stale non-NULL pointer before each call: a call that
+ * leaves it unwritten fails here. */
+Test(extent, first_overlap_sets_out_null_when_none)
+{
+    FOR_EACH_XOPS(f)
+    {
+        uint64_t max = f->o->max;
+        void *const stale = &max; /* no extent of the list */
+        void *out = stale;
+        /* The ops take [a, b); a >= b is the call with lo > hi. */
+        FX_EQ(f, f->o->first_overlap(f->l, 0, max, &out), -ENOENT);
+        FX_PTR(f, out, NULL); /* empty list */
+        out = stale;
+        FX_EQ(f, f->o->first_overlap(f->l, 6, 5, &out), -EINVAL);
+        FX_PTR(f, out, NULL);       /* lo > hi, empty list */
+        void *a = fx_add(f, 10, 5); /* [10, 14] */
+        const uint64_t none[][2] = {{20, 31}, {0, 10}, {15, 20}, {15, max}};
+        for (size_t k = 0; k < sizeof none / sizeof none[0]; k++) {
+            out = stale;
+            FX_EQ(f, f->o->first_overlap(f->l, none[k][0], none[k][1], &out),
+                  -ENOENT);
+            FX_PTR(f, out, NULL);
+        }
+        out = stale;
+        FX_EQ(f, f->o->first_overlap(f->l, 12, 12, &out), -EINVAL);
+        FX_PTR(f, out, NULL); /* lo > hi beside a match */
+        out = stale;
+        FX_EQ(f, f->o->first_overlap(f->l, 14, 20, &out), 0);
+        FX_PTR(f, out, a);
+    }
+}
+
 /* ------------------------------------------------- iter_overlap, FOREACH */
 
 static void expect_overlaps(struct fx *f, uint64_t a, uint64_t b,

@@ -94,7 +94,7 @@ SKIPLIST_EXTENT_DEFINE(x32k64, struct x32, uint32_t, start, size, 64, 6, 2)
     static int name##_a_first_overlap(const void *l, uint64_t a, uint64_t b,   \
                                       void **out)                              \
     {                                                                          \
-        T *o = NULL;                                                           \
+        T *o = (T *)*out; /* a call that leaves out unwritten shows it */      \
         int r = name##_first_overlap((const struct name *)l, (K_T)TC_LO(a, b), \
                                      (K_T)TC_HI(a, b), &o);                    \
         *out = o;                                                              \

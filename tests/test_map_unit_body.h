@@ -669,6 +669,115 @@ Test(UT, foreach_safe_erase_duplicates)
     U(safe_erase)(1000, 3, 1, true);
 }
 
+/* FOREACH_SAFE over an element listed more than once (insert_multi of an
+ * element already in the list, api.md): each listing is visited once, in
+ * order, whatever the body erases. Runs of four equal keys; every fifth
+ * element is listed again at the end of its run and every fifteenth a
+ * third time, so a run reads e.g. 0 1 2 3 0 0: erasing 1, 2 or 3 moves
+ * the walk's next listing down a slot, and the first listing of the same
+ * element lies behind it. The body erases the visits where
+ * (visit % mod == rem), or all (mod 0); erase takes an element's first
+ * listing, which the model below follows. */
+static void U(safe_listed_twice)(size_t n, size_t mod, size_t rem)
+{
+    enum { CAP = 1000 };
+    static struct map_item it[CAP];
+    static struct map_item *listed[2 * CAP], *left[2 * CAP];
+    SL sl;
+    IT i1;
+    struct map_item *e, *tmp;
+    cr_assert_leq(n, CAP);
+    cr_assert_eq(U(init)(&sl, NULL, 23), 0);
+    for (size_t i = 0; i < n; i++) {
+        it[i].key = i / 4;
+        it[i].id = (uint32_t)i;
+        cr_assert_eq(U(insert_multi)(&sl, &it[i]), 0);
+    }
+    for (size_t again = 5; again <= 15; again += 10)
+        for (size_t i = 0; i < n; i += again)
+            cr_assert_eq(U(insert_multi)(&sl, &it[i]), 0);
+    size_t nl = 0, nleft;
+    U_FOREACH(&sl, i1, e)
+    {
+        cr_assert_lt(nl, 2 * CAP);
+        listed[nl++] = e;
+    }
+    cr_assert_eq(nl, U(count)(&sl));
+    memcpy(left, listed, nl * sizeof(*left));
+    nleft = nl;
+    size_t seen = 0;
+    U_FOREACH_SAFE(&sl, i1, e, tmp)
+    {
+        cr_assert_lt(seen, nl, "FOREACH_SAFE ran past the end");
+        cr_assert_eq(e, listed[seen],
+                     "visit %zu (mod %zu rem %zu): element %u, want %u", seen,
+                     mod, rem, e->id, listed[seen]->id);
+        if (mod == 0 || seen % mod == rem) {
+            cr_assert_eq(U(erase)(&sl, e), 0);
+            size_t k = 0;
+            while (left[k] != e)
+                k++;
+            memmove(&left[k], &left[k + 1], (--nleft - k) * sizeof(*left));
+        }
+        seen++;
+    }
+    cr_assert_eq(seen, nl, "FOREACH_SAFE visited %zu of %zu listings", seen,
+                 nl);
+    U(expect_ok)(&sl);
+    cr_assert_eq(U(count)(&sl), nleft);
+    size_t k = 0;
+    U_FOREACH(&sl, i1, e)
+    {
+        cr_assert_lt(k, nleft);
+        cr_assert_eq(e, left[k], "left %zu: element %u, want %u", k, e->id,
+                     left[k]->id);
+        k++;
+    }
+    U(destroy)(&sl, NULL, NULL);
+}
+
+Test(UT, foreach_safe_element_listed_twice)
+{
+    /* The case of issue 28: a, b, a, c under one key, b erased when
+     * visited; the walk is a b a c and a a c stay. */
+    struct map_item v[3] = {
+        {.key = 7, .id = 0}, {.key = 7, .id = 1}, {.key = 7, .id = 2}};
+    struct map_item *a = &v[0], *b = &v[1], *c = &v[2];
+    struct map_item *const walk[] = {a, b, a, c}, *const stay[] = {a, a, c};
+    SL sl;
+    IT i1;
+    struct map_item *e, *tmp;
+    cr_assert_eq(U(init)(&sl, NULL, 5), 0);
+    for (size_t i = 0; i < 4; i++)
+        cr_assert_eq(U(insert_multi)(&sl, walk[i]), 0);
+    size_t seen = 0;
+    U_FOREACH_SAFE(&sl, i1, e, tmp)
+    {
+        cr_assert_lt(seen, 4, "FOREACH_SAFE visited more than 4 listings");
+        cr_assert_eq(e, walk[seen], "visit %zu: element %u, want %u", seen,
+                     e->id, walk[seen]->id);
+        if (e == b)
+            cr_assert_eq(U(erase)(&sl, e), 0);
+        seen++;
+    }
+    cr_assert_eq(seen, 4);
+    U(expect_ok)(&sl);
+    seen = 0;
+    U_FOREACH(&sl, i1, e)
+    {
+        cr_assert_lt(seen, 3);
+        cr_assert_eq(e, stay[seen], "left %zu", seen);
+        seen++;
+    }
+    cr_assert_eq(seen, 3);
+    U(destroy)(&sl, NULL, NULL);
+
+    U(safe_listed_twice)(400, 0, 0);
+    for (size_t rem = 0; rem < 3; rem++)
+        U(safe_listed_twice)(400, 3, rem);
+    U(safe_listed_twice)(400, 1000, 999); /* erases nothing */
+}
+
 Test(UT, sequential_and_reverse_inserts)
 {
     /* Ascending and descending runs, as a finger/cached-leaf fast path

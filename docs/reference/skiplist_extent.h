@@ -58,10 +58,11 @@ T *name_lookup(const struct name *sl, K_T p);
  * \param sl  the list
  * \param lo  the range's first point
  * \param hi  the range's last point (inclusive)
- * \param out when not NULL: set to that extent (NULL when there is none)
+ * \param out when not NULL: set on every return, to that extent, or to
+ *            NULL with -ENOENT and -EINVAL
  * \retval 0       found
- * \retval -ENOENT no extent overlaps `[lo, hi]`
- * \retval -EINVAL `lo` > `hi`
+ * \retval -ENOENT no extent overlaps `[lo, hi]`; `*out` = NULL
+ * \retval -EINVAL `lo` > `hi`; `*out` = NULL
  * \complexity O(log n)
  */
 int name_first_overlap(const struct name *sl, K_T lo, K_T hi, T **out);

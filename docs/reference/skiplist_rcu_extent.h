@@ -47,10 +47,11 @@ T *name_lookup(const struct name *sl, K_T point);
  * \param sl  the list
  * \param lo  the range's first point
  * \param hi  the range's last point (inclusive)
- * \param out when not NULL: set to that extent (NULL when none)
+ * \param out when not NULL: set on every return, to that extent, or to
+ *            NULL with -ENOENT and -EINVAL
  * \retval 0       found
- * \retval -ENOENT none overlaps
- * \retval -EINVAL `lo` > `hi`
+ * \retval -ENOENT none overlaps; `*out` = NULL
+ * \retval -EINVAL `lo` > `hi`; `*out` = NULL
  * \concurrency A reader, as `name_lookup()`; a search that crosses leaves
  *              reads each at its own, later instant.
  * \complexity O(log n)

@@ -364,6 +364,42 @@ Test(rcu_bad, extent_insert_twice)
     rb_clean(&ra);
 }
 
+/* first_overlap sets *out to NULL whenever it finds no extent, -ENOENT
+ * (nothing overlaps) and -EINVAL (lo > hi) alike, as skiplist.h's does:
+ * out holds a stale extent before each call, so one that leaves it
+ * unwritten fails. Extents [100i + 50, +10) for i < RB_N. */
+Test(rcu_bad, extent_first_overlap_out_null)
+{
+    static struct rext v[RB_N];
+    struct ra ra;
+    rb_ext_fill(&ra, v);
+    const struct {
+        uint64_t lo, hi;
+        int want;
+    } rows[] = {
+        {0, 49, -ENOENT},
+        {60, 149, -ENOENT},
+        {50, 59, 0},
+        {100 * RB_N, UINT64_MAX, -ENOENT},
+        {10, 9, -EINVAL},
+        {55, 54, -EINVAL},
+        {UINT64_MAX, 0, -EINVAL},
+    };
+    skiplist_rcu_read_lock();
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        struct rext *out = &v[1];
+        int rc = rb_ext_first_overlap(&rb_list.x, rows[r].lo, rows[r].hi, &out);
+        cr_assert_eq(rc, rows[r].want, "[%" PRIu64 ", %" PRIu64 "]: %d",
+                     rows[r].lo, rows[r].hi, rc);
+        cr_assert_eq(out, rc ? NULL : &v[0],
+                     "[%" PRIu64 ", %" PRIu64 "] = %d: out %p (stale %p)",
+                     rows[r].lo, rows[r].hi, rc, (void *)out, (void *)&v[1]);
+    }
+    skiplist_rcu_read_unlock();
+    rb_ext_ops.destroy(rb_sl, NULL, NULL);
+    rb_clean(&ra);
+}
+
 /* Every way insert_hole refuses, e's start and size stay as the caller
  * left them; -ENOMEM (every allocation failing) included, and insert's
  * -ENOMEM too. */
