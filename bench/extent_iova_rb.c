@@ -235,3 +235,10 @@ size_t iova_rb_node_bytes(void)
 {
     return sizeof(struct iova) - 2 * sizeof(unsigned long);
 }
+
+/* The domain: tree root, cached nodes, limits, the anchor range and the
+ * free list head. */
+size_t iova_rb_head_bytes(void)
+{
+    return sizeof(struct iova_domain);
+}

@@ -17,5 +17,6 @@ struct iova *iova_rb_find(struct iova_domain *d, unsigned long pfn);
 unsigned long iova_rb_lo(const struct iova *iova);
 unsigned long iova_rb_hi(const struct iova *iova);
 size_t iova_rb_node_bytes(void);
+size_t iova_rb_head_bytes(void);
 
 #endif

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -73,6 +75,70 @@ static inline void bench_row(const char *suite, const char *impl,
             op, (unsigned long long)n, ns_per_op);
 }
 
+/* A footprint row (docs/benchmark.md, "The footprint ops"): the unit is one
+ * list, so ns_per_op is empty and bytes_per_item holds the bytes of one
+ * list (its head, what it allocated, and the links it keeps inside its
+ * elements). n is the elements in that list. */
+static inline void bench_row_bytes(const char *suite, const char *impl,
+                                   const char *op, uint64_t n, double bytes)
+{
+    printf("%s,%s,%s,%llu,1,,%.2f\n", suite, impl, op, (unsigned long long)n,
+           bytes);
+    fflush(stdout);
+    fprintf(stderr, "  %-8s %-14s %-14s n=%-9llu %10.2f bytes per list\n",
+            suite, impl, op, (unsigned long long)n, bytes);
+}
+
+/* Resident set size of this process in bytes (/proc/self/statm), or 0. */
+static inline size_t bench_rss(void)
+{
+    unsigned long long size = 0, resident = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (!f)
+        return 0;
+    int got = fscanf(f, "%llu %llu", &size, &resident);
+    fclose(f);
+    long page = sysconf(_SC_PAGESIZE);
+    return got == 2 && page > 0 ? (size_t)(resident * (unsigned long long)page)
+                                : 0;
+}
+
+/* Runs fn(arg) in a child process and returns what it returns (< 0: the
+ * child failed). For process-wide measurements such as RSS growth: the
+ * child's memory is its own and goes away with it. The child starts with a
+ * copy of the caller's heap, whose free chunks it would reuse without
+ * growing, so call this before the program has allocated and freed much. */
+static inline double bench_in_child(double (*fn)(void *), void *arg)
+{
+    int fd[2];
+    double v = -1;
+    fflush(stdout);
+    fflush(stderr);
+    if (pipe(fd) != 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fd[0]);
+        close(fd[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        close(fd[0]);
+        v = fn(arg);
+        ssize_t w = write(fd[1], &v, sizeof(v));
+        fflush(stderr);
+        _exit(w == (ssize_t)sizeof(v) ? 0 : 1);
+    }
+    close(fd[1]);
+    ssize_t r = read(fd[0], &v, sizeof(v));
+    close(fd[0]);
+    int status = 0;
+    if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+        WEXITSTATUS(status) != 0 || r != (ssize_t)sizeof(v))
+        return -1;
+    return v;
+}
+
 /* True when the program was given --quick. */
 static inline int bench_quick(int argc, char **argv)
 {
@@ -108,6 +174,15 @@ static inline const char *bench_opt(int argc, char **argv, const char *name)
         if (strncmp(argv[i], name, l) == 0 && argv[i][l] == '=')
             return argv[i] + l + 1;
     return NULL;
+}
+
+/* The value of --name value or --name=value, or NULL. */
+static inline const char *bench_arg(int argc, char **argv, const char *name)
+{
+    for (int i = 1; i + 1 < argc; i++)
+        if (strcmp(argv[i], name) == 0)
+            return argv[i + 1];
+    return bench_opt(argc, argv, name);
 }
 
 #ifdef __cplusplus

@@ -144,10 +144,32 @@ std::uint64_t absl_scan(void *h, std::size_t *count)
     return sum;
 }
 
+// The tree object (root, rightmost, size) and the node bytes its
+// allocator holds: the only tree alive while the footprint op measures.
+double absl_footprint(void *)
+{
+    return static_cast<double>(sizeof(tree_t) + live_bytes);
+}
+
+void *absl_many(map_elem *e, std::size_t count)
+{
+    tree_t *a = new (std::nothrow) tree_t[count];
+    if (!a)
+        return nullptr;
+    for (std::size_t i = 0; i < count; i++)
+        if (!a[i].insert({e[i].key, &e[i]}).second) {
+            delete[] a;
+            return nullptr;
+        }
+    return a;
+}
+
 } // namespace
 
 extern "C" const struct map_impl map_impl_absl_btree = {
-    "absl_btree",         absl_create,     absl_destroy,  absl_count,
-    absl_bytes,           absl_insert_all, absl_find_all, absl_find_dep,
-    absl_lower_bound_all, absl_erase_all,  absl_scan,
+    "absl_btree",   absl_create,   absl_destroy,
+    absl_count,     absl_bytes,    absl_insert_all,
+    absl_find_all,  absl_find_dep, absl_lower_bound_all,
+    absl_erase_all, absl_scan,     absl_footprint,
+    absl_many,
 };

@@ -54,6 +54,17 @@ struct map_impl {
      * visited. Elements are not dereferenced: this times the structure's
      * own walk, not cache misses on the user's data. */
     uint64_t (*scan)(void *h, size_t *count);
+    /* The footprint op (docs/benchmark.md): bytes this one map costs, its
+     * head as a user would embed it (sizeof the structure's own head, not
+     * an adapter's wrapper), what the structure allocated, and the links it
+     * keeps inside the elements. The driver keeps no other map of this
+     * implementation alive meanwhile. NULL when it cannot say. */
+    double (*footprint)(void *h);
+    /* The footprint_rss op: builds count maps, map i holding e[i] alone,
+     * their heads in one array as a user embedding them would have them;
+     * NULL when an insert fails. Runs in a child process that exits without
+     * freeing them. NULL when not measured. */
+    void *(*many)(struct map_elem *e, size_t count);
 };
 
 extern const struct map_impl map_impl_bsd_rb;

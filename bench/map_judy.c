@@ -35,6 +35,29 @@ static double judy_bytes(void *h)
     return (double)JudyLMemUsed(((struct judy_map *)h)->array);
 }
 
+/* The root word (a JudyL array is one Pvoid_t) and JudyLMemUsed. */
+static double judy_footprint(void *h)
+{
+    return (double)sizeof(Pvoid_t) + judy_bytes(h);
+}
+
+static void *judy_many(struct map_elem *e, size_t count)
+{
+    Pvoid_t *a = malloc(count * sizeof(*a));
+    if (!a)
+        return NULL;
+    for (size_t i = 0; i < count; i++) {
+        a[i] = NULL;
+        PWord_t slot = (PWord_t)JudyLIns(&a[i], (Word_t)e[i].key, PJE0);
+        if (slot == PJERR) {
+            free(a);
+            return NULL;
+        }
+        *slot = (Word_t)&e[i];
+    }
+    return a;
+}
+
 static inline int judy_insert(void *h, struct map_elem *e)
 {
     struct judy_map *m = h;
@@ -96,4 +119,6 @@ const struct map_impl map_impl_judyl = {
     .lower_bound_all = judy_lower_bound_all,
     .erase_all = judy_erase_all,
     .scan = judy_scan,
+    .footprint = judy_footprint,
+    .many = judy_many,
 };

@@ -49,6 +49,28 @@ static double rb_bytes(void *h)
            (double)((struct rb_map *)h)->count;
 }
 
+/* The bare RB_HEAD (the adapter's count is the bench's bookkeeping, not
+ * the tree's) and the links inside each element. */
+static double rb_footprint(void *h)
+{
+    return (double)sizeof(struct rbt) + rb_bytes(h);
+}
+
+static void *rb_many(struct map_elem *e, size_t count)
+{
+    struct rbt *a = malloc(count * sizeof(*a));
+    if (!a)
+        return NULL;
+    for (size_t i = 0; i < count; i++) {
+        RB_INIT(&a[i]);
+        if (RB_INSERT(rbt, &a[i], &e[i])) {
+            free(a);
+            return NULL;
+        }
+    }
+    return a;
+}
+
 static inline int rb_insert(void *h, struct map_elem *e)
 {
     struct rb_map *m = h;
@@ -111,4 +133,6 @@ const struct map_impl map_impl_bsd_rb = {
     .lower_bound_all = rb_lower_bound_all,
     .erase_all = rb_erase_all,
     .scan = rb_scan,
+    .footprint = rb_footprint,
+    .many = rb_many,
 };

@@ -119,8 +119,27 @@ static inline int bh_remove(void *p, struct pq_elem *e)
     return 0;
 }
 
+/* bytes() already counts the head. */
+static double bh_footprint(void *p, size_t n)
+{
+    return bh_bytes(p, n);
+}
+
+/* Heads in one array; each queue's slot array (one slot) is its own. */
+static void *bh_many(struct pq_elem *e, size_t count)
+{
+    struct binheap *a = (struct binheap *)calloc(count, sizeof(*a));
+    for (size_t i = 0; a && i < count; i++) {
+        a[i].cap = 1;
+        a[i].a = (struct pq_elem **)malloc(sizeof(*a[i].a));
+        if (!a[i].a || bh_push(&a[i], &e[i]) != 0)
+            return NULL; /* the child exits: nothing to free */
+    }
+    return a;
+}
+
 PQ_LOOPS(bh)
 
-const struct pq_impl pq_impl_binheap = {"binheap", bh_create,   bh_destroy,
-                                        bh_bytes,  bh_push_all, bh_remove_all,
-                                        bh_hold,   bh_drain};
+const struct pq_impl pq_impl_binheap = {
+    "binheap",     bh_create, bh_destroy, bh_bytes,     bh_push_all,
+    bh_remove_all, bh_hold,   bh_drain,   bh_footprint, bh_many};

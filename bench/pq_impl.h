@@ -52,6 +52,17 @@ struct pq_impl {
     uint64_t (*hold)(void *h, const uint64_t *inc, size_t ninc, size_t m);
     /* Pops everything; writes the keys in pop order; returns the count. */
     size_t (*drain)(void *h, uint64_t *keys);
+    /* The footprint op (docs/benchmark.md): bytes this one queue of n
+     * elements costs: its head as a user would embed it, what it allocated,
+     * and the fields it needs inside the elements (links, handle, the FIFO
+     * seq of heaps and trees). No other queue of this implementation is
+     * alive meanwhile. */
+    double (*footprint)(void *h, size_t n);
+    /* The footprint_rss op: builds count queues, queue i holding e[i]
+     * alone, the heads in one array as a user embedding them would have
+     * them; NULL on failure. Runs in a child process that exits without
+     * freeing them. NULL when not measured. */
+    void *(*many)(struct pq_elem *e, size_t count);
 };
 
 extern const struct pq_impl pq_impl_skiplist;

@@ -82,8 +82,27 @@ static inline int rbc_remove(void *h, struct pq_elem *e)
     return 0;
 }
 
+/* bytes() already counts the head. */
+static double rbc_footprint(void *h, size_t n)
+{
+    return rbc_bytes(h, n);
+}
+
+static void *rbc_many(struct pq_elem *e, size_t count)
+{
+    struct rb_cached *a = (struct rb_cached *)malloc(count * sizeof(*a));
+    for (size_t i = 0; a && i < count; i++) {
+        RB_INIT(&a[i].root);
+        a[i].leftmost = NULL;
+        a[i].seq = 0;
+        if (rbc_push(&a[i], &e[i]) != 0)
+            return NULL; /* the child exits: nothing to free */
+    }
+    return a;
+}
+
 PQ_LOOPS(rbc)
 
 const struct pq_impl pq_impl_rb_cached = {
-    "rb_cached",  rbc_create,     rbc_destroy, rbc_bytes,
-    rbc_push_all, rbc_remove_all, rbc_hold,    rbc_drain};
+    "rb_cached",    rbc_create, rbc_destroy, rbc_bytes,     rbc_push_all,
+    rbc_remove_all, rbc_hold,   rbc_drain,   rbc_footprint, rbc_many};

@@ -21,6 +21,14 @@
 # at the largest n where it was measured with the most implementations when
 # that n is smaller (the map suite's quick run: 10^7 with three, 10^6 with
 # all).
+#
+# The footprint ops (docs/benchmark.md) are bytes, not times: their rows
+# (op footprint, footprint_rss; ns_per_op empty, bytes_per_item the bytes of
+# one list) stay out of the ratio tables and the ns plots. Per suite they
+# get a table (bytes per list at each n, and the 10^6-list RSS row) and two
+# line plots, one line per implementation: bytes per list against n (n = 0
+# included, x spaced as log(n + 1)) and bytes per element against n >= 1
+# (log-log).
 # Needs only POSIX sh, awk and gnuplot.
 set -eu
 
@@ -48,9 +56,12 @@ awk -F, 'NR > 1 && NF >= 6 {
     if (!(k in row)) order[++cnt] = k
     row[k] = $0
 }
-END { for (i = 1; i <= cnt; i++) print row[order[i]] }' "$csv" > "$tmp/rows"
+END { for (i = 1; i <= cnt; i++) print row[order[i]] }' "$csv" > "$tmp/all"
+awk -F, -v fp="$tmp/fprows" '$3 ~ /^footprint/ { print > fp; next } { print }' \
+    "$tmp/all" > "$tmp/rows"
+[ -f "$tmp/fprows" ] || : > "$tmp/fprows"
 
-suites=$(cut -d, -f1 "$tmp/rows" | awk '!seen[$0]++')
+suites=$(cut -d, -f1 "$tmp/all" | awk '!seen[$0]++')
 
 # ------------------------------------------------------------------ plots
 plot_lines() { # suite op threads
@@ -128,6 +139,56 @@ plot_bars() { # suite n threads -> bars of every op, one bar per impl
     echo "$out"
 }
 
+plot_footprint() { # suite list|elem -> one line per impl
+    s=$1 mode=$2
+    awk -F, -v s="$s" -v mode="$mode" -v dir="$tmp" '
+        $1 == s && $3 == "footprint" && $7 != "" {
+            if (mode == "elem" && $4 + 0 < 1) next
+            f = dir "/fp_" $2
+            if (!(f in seen)) { seen[f] = 1; list = list " " $2 }
+            if (mode == "list") print $4 + 1, $7 > f
+            else print $4, $7 / $4 > f
+            if (!($4 in ns)) { ns[$4] = 1; tics = tics sep "\"" $4 "\" " ($4 + 1); sep = ", " }
+        }
+        END { print list > (dir "/impls"); print tics > (dir "/tics") }' \
+        "$tmp/fprows"
+    impls=$(cat "$tmp/impls")
+    [ -n "$impls" ] || return 0
+    if [ "$mode" = list ]; then
+        out="$plots/${s}_footprint.png"
+    else
+        out="$plots/${s}_footprint_per_elem.png"
+    fi
+    {
+        echo "set terminal pngcairo size 800,500 noenhanced"
+        echo "set output '$out'"
+        echo "set logscale xy"
+        echo "set xlabel 'n (elements in the list)'"
+        echo "set autoscale xfix"
+        if [ "$mode" = list ]; then
+            echo "set title '$s: footprint, bytes per list (head + heap + links in the elements)'"
+            echo "set ylabel 'bytes per list (lower is better)'"
+            echo "set xtics ($(cat "$tmp/tics"))"
+        else
+            echo "set title '$s: footprint, bytes per element (bytes per list / n)'"
+            echo "set ylabel 'bytes per element (lower is better)'"
+        fi
+        echo "set key outside right"
+        echo "set grid"
+        printf "plot"
+        sep=""
+        for i in $impls; do
+            printf "%s '%s' using 1:2 with linespoints lw 2 title '%s'" \
+                "$sep" "$tmp/fp_$i" "$i"
+            sep=","
+        done
+        echo
+    } > "$tmp/plot.gp"
+    gnuplot "$tmp/plot.gp"
+    for i in $impls; do rm -f "$tmp/fp_$i"; done
+    echo "$out"
+}
+
 : > "$tmp/images"
 for s in $suites; do
     ref=$(awk -F, -v s="$s" '$1 == s && $2 == "skiplist_rcu" { r = $2 }
@@ -166,6 +227,10 @@ for s in $suites; do
             echo "$s|all ops at n = $wide|$f" >> "$tmp/images"
         fi
     fi
+    f=$(plot_footprint "$s" list)
+    [ -z "$f" ] || echo "$s|footprint, bytes per list|$f" >> "$tmp/images"
+    f=$(plot_footprint "$s" elem)
+    [ -z "$f" ] || echo "$s|footprint, bytes per element|$f" >> "$tmp/images"
 done
 
 # ----------------------------------------------------------------- tables
@@ -174,6 +239,14 @@ function fmt(x) { return sprintf(x < 10 ? "%.2f" : x < 100 ? "%.1f" : "%.0f", x)
 {
     s = $1
     if (!(s in sseen)) { sseen[s] = 1; suites[++ns] = s }
+    if ($3 ~ /^footprint/) {
+        if ($7 == "") next
+        if (!((s, $2) in fiseen)) { fiseen[s, $2] = 1; fimpls[s, ++nfi[s]] = $2 }
+        if ($3 == "footprint_rss") { rss[s, $2] = $7; hasrss[s] = 1; next }
+        fp[s, $4, $2] = $7
+        if (!((s, $4) in fnseen)) { fnseen[s, $4] = 1; fns[s, ++nfn[s]] = $4 }
+        next
+    }
     if (!((s, $2) in iseen)) { iseen[s, $2] = 1; impls[s, ++ni[s]] = $2 }
     k = $3 SUBSEP $4 SUBSEP $5
     if (!((s, k) in kseen)) { kseen[s, k] = 1; keys[s, ++nk[s]] = k }
@@ -197,6 +270,7 @@ END {
         s = suites[a]; r = ref[s]
         print ""
         print "### `" s "`"
+        if (nk[s] > 0) {
         print ""
         if (r != "") {
             hdr = "| op | n | threads | " r " ns |"; sep = "|---|---:|---:|---:|"
@@ -239,6 +313,30 @@ END {
                 print line
             }
         }
+        }
+        if (nfi[s] > 0) {
+            print ""
+            print "Footprint, bytes per list (head, heap and the links kept in the"
+            print "elements; bytes per element = bytes per list / n). The last row is"
+            print "the process memory of 10^6 lists of one element each, per list"
+            print "(RSS growth; links inside the elements not included):"
+            print ""
+            hdr = "| n |"; sep = "|---:|"
+            for (j = 1; j <= nfi[s]; j++) { hdr = hdr " " fimpls[s, j] " |"; sep = sep "---:|" }
+            print hdr; print sep
+            for (i = 1; i <= nfn[s]; i++) {
+                n = fns[s, i]; line = "| " n " |"
+                for (j = 1; j <= nfi[s]; j++)
+                    line = line " " (((s, n, fimpls[s, j]) in fp) ? sprintf("%.0f", fp[s, n, fimpls[s, j]]) : "") " |"
+                print line
+            }
+            if (hasrss[s]) {
+                line = "| 10^6 lists of 1, RSS |"
+                for (j = 1; j <= nfi[s]; j++)
+                    line = line " " (((s, fimpls[s, j]) in rss) ? sprintf("%.1f", rss[s, fimpls[s, j]]) : "") " |"
+                print line
+            }
+        }
         for (i = 1; i <= nimg[s]; i++) {
             split(img[s, i], p, "|")
             f = p[2]; sub(/.*\//, "", f)
@@ -248,7 +346,7 @@ END {
     }
     print ""
     print "<!-- bench-report:end -->"
-}' "$tmp/rows" > "$tmp/generated"
+}' "$tmp/all" > "$tmp/generated"
 
 # Splice between the markers, keeping the hand-written rest.
 if [ -f "$md" ] && grep -q '^<!-- bench-report:begin -->' "$md" &&

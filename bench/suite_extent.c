@@ -78,6 +78,9 @@ struct impl {
     uint64_t (*hi)(const void *h);
     double (*bytes_per_item)(void *ctx, size_t n);
     int (*check)(void *ctx);
+    /* The footprint op: bytes the structure costs with its n ranges: its
+     * head, what it allocated and the links it keeps per range. */
+    double (*footprint)(void *ctx, size_t n);
 };
 
 /* ours: insert_hole(HIGHEST) below the limit, elements from a free list */
@@ -161,6 +164,12 @@ static double ours_bpi(void *ctx, size_t n)
     return n ? (double)sx_bytes(&((struct ours *)ctx)->sl) / (double)n : -1;
 }
 
+static double ours_footprint(void *ctx, size_t n)
+{
+    (void)n;
+    return (double)(sizeof(struct sx) + sx_bytes(&((struct ours *)ctx)->sl));
+}
+
 static int ours_check(void *ctx)
 {
     char why[200];
@@ -232,6 +241,14 @@ static double peer_bpi(void *ctx, size_t n)
     return (double)iova_rb_node_bytes();
 }
 
+/* The domain (its anchor range included) and each range's links; the
+ * range itself (pfn_lo, pfn_hi) is the element. */
+static double peer_footprint(void *ctx, size_t n)
+{
+    (void)ctx;
+    return (double)(iova_rb_head_bytes() + n * iova_rb_node_bytes());
+}
+
 static int peer_check(void *ctx)
 {
     (void)ctx;
@@ -240,9 +257,9 @@ static int peer_check(void *ctx)
 
 static const struct impl impls[] = {
     {"skiplist", ours_make, ours_drop, ours_alloc, ours_release, ours_lookup,
-     ours_lo, ours_hi, ours_bpi, ours_check},
+     ours_lo, ours_hi, ours_bpi, ours_check, ours_footprint},
     {"iova_rb", peer_make, peer_drop, peer_alloc, peer_release, peer_lookup,
-     peer_lo, peer_hi, peer_bpi, peer_check},
+     peer_lo, peer_hi, peer_bpi, peer_check, peer_footprint},
 };
 
 /* ------------------------------------------------------------ driver */
@@ -416,6 +433,71 @@ static void bench_n(size_t n, bool quick)
     }
 }
 
+/* ----------------------------------------------------------- footprint
+ * footprint: bytes one extent index costs with n ranges, n = 0 ... 256,
+ * allocated as alloc_free allocates them (sizes from req_size, top-down).
+ * footprint_rss (ours only: iova_rb's ranges are nodes it allocates itself,
+ * so they cannot be allocated before the baseline): the process's resident
+ * memory growth over RSS_LISTS indexes of one range each, per index, in a
+ * child process, the ranges allocated and written before the baseline. */
+static const size_t footprint_sizes[] = {0, 1, 4, 16, 64, 256};
+#define RSS_LISTS 1000000
+
+static bool run_footprint(const char *only_impl)
+{
+    bool ok = true;
+    for (size_t k = 0; k < NIMPL; k++) {
+        const struct impl *im = &impls[k];
+        if (!bench_listed(only_impl, im->name))
+            continue;
+        for (size_t i = 0; i < sizeof(footprint_sizes) / sizeof(size_t); i++) {
+            size_t n = footprint_sizes[i];
+            uint64_t rs = 0x666f6f74ull;
+            void *ctx = im->make((uint64_t)1 << 24, n + 1);
+            size_t got = 0;
+            while (got < n && im->alloc(ctx, req_size(&rs)))
+                got++;
+            if (got != n || im->check(ctx) != 0) {
+                fprintf(stderr, "extent: %s: footprint: build of %zu failed\n",
+                        im->name, n);
+                ok = false;
+            } else {
+                bench_row_bytes("extent", im->name, "footprint", n,
+                                im->footprint(ctx, n));
+            }
+            im->drop(ctx);
+        }
+    }
+    return ok;
+}
+
+/* In the child: bytes of process memory per one-range index (ours). */
+static double rss_child(void *arg)
+{
+    size_t count = *(const size_t *)arg;
+    struct range *e = (struct range *)malloc(count * sizeof(*e));
+    uint64_t rs = 0x727373ull;
+    if (!e)
+        return -1;
+    for (size_t i = 0; i < count; i++) {
+        e[i].start = bench_rand_below(&rs, (uint64_t)1 << 40);
+        e[i].size = req_size(&rs);
+    }
+    size_t before = bench_rss();
+    struct sx *a = (struct sx *)malloc(count * sizeof(*a));
+    for (size_t i = 0; a && i < count; i++)
+        if (sx_init(&a[i], NULL, 12345) != 0 ||
+            sx_insert(&a[i], &e[i], NULL) != 0)
+            return -1; /* the child exits: nothing to free */
+    size_t after = bench_rss();
+    if (!a || !before || after < before)
+        return -1;
+    for (size_t i = 0; i < count; i += 997)
+        if (sx_lookup(&a[i], e[i].start) != &e[i])
+            return -1;
+    return (double)(after - before) / (double)count;
+}
+
 int main(int argc, char **argv)
 {
     bool quick = bench_quick(argc, argv) != 0;
@@ -423,7 +505,38 @@ int main(int argc, char **argv)
     static const size_t fast[] = {100000, 1000000};
     const size_t *ns = quick ? fast : full;
     size_t count = quick ? 2 : 4;
-    for (size_t i = 0; i < count; i++)
+    /* --op A,B: alloc_free and lookup_point run together (lookups need the
+     * fragmented set), footprint, footprint_rss; --impl A,B. Both also
+     * as --opt=value. */
+    const char *only_op = bench_arg(argc, argv, "--op");
+    const char *only_impl = bench_arg(argc, argv, "--impl");
+    bool timed = !only_op || bench_listed(only_op, "alloc_free") ||
+                 bench_listed(only_op, "lookup_point");
+    bool fp = !only_op || bench_listed(only_op, "footprint");
+    bool fp_rss = !only_op || bench_listed(only_op, "footprint_rss");
+    bool ok = true;
+
+    if (only_op && !timed && !fp && !fp_rss) {
+        fprintf(stderr, "extent: --op: no known op in '%s'\n", only_op);
+        return 2;
+    }
+    if (only_impl && timed)
+        fprintf(stderr, "extent: --impl applies to footprint only (the timed "
+                        "ops run both implementations side by side)\n");
+    /* First, while the heap is fresh: the child forks from it. */
+    if (fp_rss && bench_listed(only_impl, "skiplist")) {
+        size_t lists = RSS_LISTS;
+        double b = bench_in_child(rss_child, &lists);
+        if (b < 0) {
+            fprintf(stderr, "extent: skiplist: footprint_rss failed\n");
+            ok = false;
+        } else {
+            bench_row_bytes("extent", "skiplist", "footprint_rss", 1, b);
+        }
+    }
+    if (fp)
+        ok = run_footprint(only_impl) && ok;
+    for (size_t i = 0; i < count && timed; i++)
         bench_n(ns[i], quick);
-    return 0;
+    return ok ? 0 : 1;
 }

@@ -99,6 +99,22 @@ SKIPLIST_DEFINE(smap1, struct map_elem, uint64_t, MAP_ELEM_KEY,
     {                                                                       \
         return P##_erase_key(h, key, NULL);                                 \
     }                                                                       \
+    /* The head as a user embeds it plus what the engine holds. */          \
+    static double P##_a_footprint(void *h)                                  \
+    {                                                                       \
+        return (double)(sizeof(struct P) + P##_bytes(h));                   \
+    }                                                                       \
+    static void *P##_a_many(struct map_elem *e, size_t count)               \
+    {                                                                       \
+        struct P *a = malloc(count * sizeof(*a));                           \
+        for (size_t i = 0; a && i < count; i++)                             \
+            if (P##_init(&a[i], NULL, MAP_SL_SEED) != 0 ||                  \
+                P##_insert(&a[i], &e[i], NULL) != 0) {                      \
+                free(a); /* a child process that exits: no destroy */       \
+                a = NULL;                                                   \
+            }                                                               \
+        return a;                                                           \
+    }                                                                       \
     MAP_LOOPS(P##_a)                                                        \
     static uint64_t P##_a_scan(void *h, size_t *count)                      \
     {                                                                       \
@@ -125,6 +141,8 @@ SKIPLIST_DEFINE(smap1, struct map_elem, uint64_t, MAP_ELEM_KEY,
         .lower_bound_all = P##_a_lower_bound_all,                           \
         .erase_all = P##_a_erase_all,                                       \
         .scan = P##_a_scan,                                                 \
+        .footprint = P##_a_footprint,                                       \
+        .many = P##_a_many,                                                 \
     };
 
 MAP_SKIPLIST_ADAPTER(smap, "skiplist")
@@ -611,9 +629,103 @@ static bool run_size(size_t n, size_t m, unsigned ops, int reps, int warmups)
     return ok;
 }
 
+/* ------------------------------------------------------------ footprint
+ * footprint: bytes one map costs at each of FOOTPRINT_SIZES elements (the
+ * implementation's footprint(): head, heap, links in the elements), one
+ * map alive at a time. footprint_rss: the process's resident memory growth
+ * over RSS_LISTS maps of one element each, per map; in a child process, the
+ * elements allocated and written before the baseline so that only heads,
+ * nodes and allocator overhead count. */
+static const size_t footprint_sizes[] = {0, 1, 4, 16, 64, 256};
+#define FOOTPRINT_MAX 256
+#define RSS_LISTS 1000000
+
+static bool run_footprint(void)
+{
+    struct map_elem *elems = xmalloc(FOOTPRINT_MAX * sizeof(*elems));
+    struct map_elem *order[FOOTPRINT_MAX];
+    uint64_t st = 0x666f6f7470ull;
+    bool ok = true;
+
+    memset(elems, 0, FOOTPRINT_MAX * sizeof(*elems));
+    for (size_t i = 0; i < FOOTPRINT_MAX; i++) {
+        elems[i].key = bench_rand(&st);
+        order[i] = &elems[i];
+    }
+    for (size_t i = 0; i < NIMPL; i++) {
+        const struct map_impl *im = impls[i];
+        if (!selected[i])
+            continue;
+        if (!im->footprint) {
+            fprintf(stderr, "map: %s: no footprint (see its adapter)\n",
+                    im->name);
+            continue;
+        }
+        for (size_t k = 0; k < sizeof(footprint_sizes) / sizeof(size_t); k++) {
+            size_t n = footprint_sizes[k];
+            void *h = im->create();
+            if (!h || (n && im->insert_all(h, order, n)) || im->count(h) != n) {
+                fprintf(stderr, "map: %s: footprint: build of %zu failed\n",
+                        im->name, n);
+                if (h)
+                    im->destroy(h);
+                ok = false;
+                break;
+            }
+            double b = im->footprint(h);
+            im->destroy(h);
+            bench_row_bytes("map", im->name, "footprint", n, b);
+        }
+    }
+    free(elems);
+    return ok;
+}
+
+struct rss_job {
+    const struct map_impl *im;
+    size_t count;
+};
+
+/* In the child: bytes of process memory per one-element map. */
+static double rss_child(void *arg)
+{
+    const struct rss_job *j = arg;
+    struct map_elem *e = xmalloc(j->count * sizeof(*e));
+    uint64_t st = 0x727373ull;
+    memset(e, 0, j->count * sizeof(*e));
+    for (size_t i = 0; i < j->count; i++)
+        e[i].key = bench_rand(&st);
+    size_t before = bench_rss();
+    void *maps = j->im->many(e, j->count);
+    size_t after = bench_rss();
+    if (!maps || !before || after < before)
+        return -1;
+    return (double)(after - before) / (double)j->count;
+}
+
+static bool run_footprint_rss(void)
+{
+    bool ok = true;
+    for (size_t i = 0; i < NIMPL; i++) {
+        if (!selected[i] || !impls[i]->many)
+            continue;
+        struct rss_job j = {impls[i], RSS_LISTS};
+        double b = bench_in_child(rss_child, &j);
+        if (b < 0) {
+            fprintf(stderr, "map: %s: footprint_rss failed\n", impls[i]->name);
+            ok = false;
+            continue;
+        }
+        bench_row_bytes("map", impls[i]->name, "footprint_rss", 1, b);
+    }
+    return ok;
+}
+
 /* Development aids (make targets never pass them): --n N runs that size
  * only (every selected implementation, every op, --quick or not), --impl
- * A,B those implementations only. */
+ * A,B those implementations only, --op A,B those ops only (footprint and
+ * footprint_rss among them; both run unless --op or --n leaves them out).
+ * Each also takes the --opt=value form. */
 static bool listed(const char *list, const char *name)
 {
     size_t len = strlen(name);
@@ -625,14 +737,6 @@ static bool listed(const char *list, const char *name)
         p += l + (end != NULL);
     }
     return false;
-}
-
-static const char *arg_value(int argc, char **argv, const char *opt)
-{
-    for (int i = 1; i + 1 < argc; i++)
-        if (strcmp(argv[i], opt) == 0)
-            return argv[i + 1];
-    return NULL;
 }
 
 /* A size to run, the implementations to run at it (NULL: all) and the
@@ -665,10 +769,33 @@ int main(int argc, char **argv)
     const struct size_spec *sizes = quick ? quick_sizes : full_sizes;
     size_t nsizes = quick ? sizeof(quick_sizes) / sizeof(quick_sizes[0])
                           : sizeof(full_sizes) / sizeof(full_sizes[0]);
-    const char *only_n = arg_value(argc, argv, "--n");
-    const char *only_impl = arg_value(argc, argv, "--impl");
+    const char *only_n = bench_arg(argc, argv, "--n");
+    const char *only_impl = bench_arg(argc, argv, "--impl");
+    const char *only_op = bench_arg(argc, argv, "--op");
     struct size_spec one_size = {0, NULL, ALL_OPS};
+    unsigned op_filter = only_op ? 0 : ALL_OPS;
     bool ok = true;
+
+    if (only_op) {
+        for (int op = 0; op < NOPS; op++)
+            if (listed(only_op, op_names[op]))
+                op_filter |= OPB(op);
+        for (const char *p = only_op; *p;) {
+            size_t l = strcspn(p, ",");
+            bool known = (l == 9 && !strncmp(p, "footprint", l)) ||
+                         (l == 13 && !strncmp(p, "footprint_rss", l));
+            for (int op = 0; op < NOPS && !known; op++)
+                known =
+                    strlen(op_names[op]) == l && !strncmp(p, op_names[op], l);
+            if (!known) {
+                fprintf(stderr, "map: --op: unknown op '%.*s'\n", (int)l, p);
+                return 2;
+            }
+            p += l + (p[l] == ',');
+        }
+    }
+    bool footprint = only_op ? listed(only_op, "footprint") : !only_n;
+    bool footprint_rss = only_op ? listed(only_op, "footprint_rss") : !only_n;
 
     if (only_n) {
         one_size.n = (size_t)strtoull(only_n, NULL, 10);
@@ -685,7 +812,16 @@ int main(int argc, char **argv)
     mallopt(M_TRIM_THRESHOLD, 1 << 30);
     mallopt(M_MMAP_THRESHOLD, 32 << 20);
 
-    for (size_t s = 0; s < nsizes; s++) {
+    /* Footprint first: the RSS child forks from a heap that has not yet
+     * held and freed the timed ops' maps. */
+    for (size_t i = 0; i < NIMPL; i++)
+        selected[i] = !only_impl || listed(only_impl, impls[i]->name);
+    if (footprint_rss)
+        ok = run_footprint_rss() && ok;
+    if (footprint)
+        ok = run_footprint() && ok;
+
+    for (size_t s = 0; s < nsizes && op_filter; s++) {
         size_t n = sizes[s].n, any = 0;
         size_t m = quick ? (size_t)1 << 16 : (size_t)1 << 19;
         int reps = quick || n >= 1000000 ? 3 : 5;
@@ -695,8 +831,8 @@ int main(int argc, char **argv)
                 (!sizes[s].impls || listed(sizes[s].impls, impls[i]->name));
             any += selected[i];
         }
-        if (any)
-            ok = run_size(n, m, sizes[s].ops, reps, 1) && ok;
+        if (any && (sizes[s].ops & op_filter))
+            ok = run_size(n, m, sizes[s].ops & op_filter, reps, 1) && ok;
     }
     return ok ? 0 : 1;
 }

@@ -22,8 +22,14 @@
  * same keys and must return the same checksum and drain in sorted order;
  * one that answers wrongly prints no rows and the program exits non-zero.
  *
+ * footprint: bytes one queue of n = 0, 1, 4, 16, 64, 256 elements costs
+ * (each implementation's footprint(): head, heap, fields in the elements),
+ * one queue alive at a time. footprint_rss: the process's resident memory
+ * growth over RSS_LISTS queues of one element each, per queue, in a child
+ * process, the elements allocated and written before the baseline.
+ *
  * Options: --quick (n up to 1024, shorter repetitions), --impl=a,b,
- * --op=hold,insert, --n=16,1024. */
+ * --op=hold,footprint,footprint_rss, --n=16,1024 (also --opt value). */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -225,6 +231,93 @@ static bool verify(const struct pq_impl *impl, size_t n, uint64_t seed,
     return ok;
 }
 
+static const size_t footprint_sizes[] = {0, 1, 4, 16, 64, 256};
+#define FOOTPRINT_MAX 256
+#define RSS_LISTS 1000000
+
+static bool run_footprint(const char *only_impl, const char *only_n)
+{
+    struct pq_elem *el = (struct pq_elem *)xmalloc(FOOTPRINT_MAX * sizeof(*el));
+    struct pq_elem *ptr[FOOTPRINT_MAX];
+    uint64_t keys[FOOTPRINT_MAX + 1];
+    bool ok = true;
+
+    for (size_t i = 0; i < NIMPL; i++) {
+        const struct pq_impl *im = impls[i];
+        if (!bench_listed(only_impl, im->name))
+            continue;
+        for (size_t k = 0; k < sizeof(footprint_sizes) / sizeof(size_t); k++) {
+            size_t n = footprint_sizes[k];
+            char nbuf[32];
+            snprintf(nbuf, sizeof nbuf, "%zu", n);
+            if (only_n && !bench_listed(only_n, nbuf))
+                continue;
+            uint64_t rng = 0x666f6f74ull;
+            memset(el, 0, FOOTPRINT_MAX * sizeof(*el));
+            for (size_t j = 0; j < n; j++) {
+                el[j].key = bench_rand_below(&rng, KEY_RANGE);
+                ptr[j] = &el[j];
+            }
+            void *h = im->create(n);
+            if (!h) {
+                fprintf(stderr, "pq: %s: create failed\n", im->name);
+                exit(2);
+            }
+            bool good = im->push_all(&h, ptr, n) == 0;
+            double b = im->footprint(h, n);
+            size_t got = im->drain(h, keys);
+            good = good && got == n;
+            for (size_t j = 1; good && j < got; j++)
+                good = keys[j - 1] <= keys[j];
+            im->destroy(h);
+            if (!good) {
+                fprintf(stderr, "pq: %s: footprint: queue of %zu wrong\n",
+                        im->name, n);
+                ok = false;
+                break;
+            }
+            bench_row_bytes("pq", im->name, "footprint", n, b);
+        }
+    }
+    free(el);
+    return ok;
+}
+
+/* In the child: bytes of process memory per one-element queue. */
+static double rss_child(void *arg)
+{
+    const struct pq_impl *im = (const struct pq_impl *)arg;
+    struct pq_elem *el =
+        (struct pq_elem *)xmalloc(RSS_LISTS * sizeof(struct pq_elem));
+    uint64_t rng = 0x727373ull;
+    memset(el, 0, RSS_LISTS * sizeof(*el));
+    for (size_t i = 0; i < RSS_LISTS; i++)
+        el[i].key = bench_rand_below(&rng, KEY_RANGE);
+    size_t before = bench_rss();
+    void *qs = im->many(el, RSS_LISTS);
+    size_t after = bench_rss();
+    if (!qs || !before || after < before)
+        return -1;
+    return (double)(after - before) / (double)RSS_LISTS;
+}
+
+static bool run_footprint_rss(const char *only_impl)
+{
+    bool ok = true;
+    for (size_t i = 0; i < NIMPL; i++) {
+        if (!impls[i]->many || !bench_listed(only_impl, impls[i]->name))
+            continue;
+        double b = bench_in_child(rss_child, (void *)impls[i]);
+        if (b < 0) {
+            fprintf(stderr, "pq: %s: footprint_rss failed\n", impls[i]->name);
+            ok = false;
+            continue;
+        }
+        bench_row_bytes("pq", impls[i]->name, "footprint_rss", 1, b);
+    }
+    return ok;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -234,9 +327,9 @@ static int cmp_double(const void *a, const void *b)
 int main(int argc, char **argv)
 {
     const bool quick = bench_quick(argc, argv);
-    const char *only_impl = bench_opt(argc, argv, "--impl");
-    const char *only_op = bench_opt(argc, argv, "--op");
-    const char *only_n = bench_opt(argc, argv, "--n");
+    const char *only_impl = bench_arg(argc, argv, "--impl");
+    const char *only_op = bench_arg(argc, argv, "--op");
+    const char *only_n = bench_arg(argc, argv, "--n");
     static const size_t sizes[] = {1, 2, 4, 8, 16, 64, 256, 1024, 16384};
     const int reps = quick ? 3 : 5;
     const double target_ns = quick ? 3e6 : 10e6;
@@ -249,7 +342,23 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < NINC; i++)
         inc[i] = 1 + bench_rand_below(&irng, KEY_RANGE);
 
-    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+    /* Footprint first: the RSS child forks from a fresh heap. */
+    bool timed = false;
+    for (int op = 0; op < NOPS; op++)
+        timed = timed || bench_listed(only_op, op_names[op]);
+    bool fp = bench_listed(only_op, "footprint");
+    bool fp_rss = bench_listed(only_op, "footprint_rss");
+    if (!timed && !fp && !fp_rss) {
+        fprintf(stderr, "pq: --op: no known op in '%s'\n", only_op);
+        return 2;
+    }
+    if (fp_rss && (!only_n || bench_listed(only_n, "1")) &&
+        !run_footprint_rss(only_impl))
+        status = 1;
+    if (fp && !run_footprint(only_impl, only_n))
+        status = 1;
+
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0] && timed; si++) {
         const size_t n = sizes[si];
         char nbuf[32];
         snprintf(nbuf, sizeof nbuf, "%zu", n);
