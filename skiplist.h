@@ -361,29 +361,41 @@ struct slx_linkhdr {
 };
 
 struct slx_pool {
-    void *free_list[32];  /* per allocator level (SLX_ALLOC_*), threaded
-                           * through the nodes */
+    void *free_list[2];   /* leaves and index nodes (SLX_ALLOC_LEAF, _INODE),
+                           * threaded through the nodes */
     void *slabs;          /* slabs and chunks from malloc, threaded */
     unsigned char *chunk; /* huge-page chunk being carved into slabs */
     size_t chunk_left;
 };
 
-struct slx_list {
-    struct slx_leaf *head;
-    size_t count;
-    size_t nleaves;
-    size_t bytes; /* bytes held: nodes (custom allocator) or slabs + head */
-    uint64_t rng;
-    uint64_t stamp; /* bumped by every mutation (FOREACH_SAFE re-sync) */
-    unsigned top;   /* index levels in use: the root's level (0: no root) */
-    struct slx_inode *root;  /* the index; NULL with at most one leaf */
+/* What a list holds that a search does not read: allocated with the list's
+ * first insert (at init with a caller's allocator), in one block with the
+ * head leaf, which follows it (slx_aux_size). Until then the list's head is
+ * its instance's empty head (slx_type.empty, read-only), so a list that
+ * was never written to owns no memory. */
+struct slx_aux {
+    size_t bytes;    /* bytes held: nodes (custom allocator) or slabs + aux */
+    uint64_t stamp;  /* bumped by every mutation (FOREACH_SAFE re-sync) */
+    unsigned top;    /* index levels in use: the root's level (0: no root) */
+    unsigned nstash; /* index nodes in the stash */
     struct slx_inode *stash; /* index nodes reserved so that linking a new
                               * leaf cannot fail (slx_index_reserve) */
-    unsigned nstash;
+    struct slx_leaf *spare;  /* reserved leaf: requeue cannot fail midway */
     struct skiplist_allocator alloc;
     int default_alloc;
     struct slx_pool pool;
-    struct slx_leaf *spare; /* reserved leaf: requeue cannot fail midway */
+};
+
+/* A list's own struct: what every search reads, and no more (48 bytes). */
+struct slx_list {
+    struct slx_leaf *head;  /* the head leaf: the instance's empty head
+                             * until the first insert */
+    struct slx_inode *root; /* the index; NULL with at most one leaf */
+    struct slx_aux *aux;    /* NULL until the first insert (default
+                             * allocator) */
+    size_t count;
+    size_t nleaves;
+    uint64_t rng; /* the level generator's state (seeded by init) */
 };
 
 struct slx_iter {
@@ -416,6 +428,9 @@ struct slx_type {
     uint64_t key_max; /* extent face: largest value of the key type */
     void (*set_start)(void *elem, uint64_t start); /* extent face */
     uint64_t (*size_of)(const void *elem);         /* extent face */
+    /* The head of every list of this instance that was never written to:
+     * an empty leaf list (its link points at itself), never written. */
+    const struct slx_leaf *empty;
 };
 
 /* The face predicates. Both fold to constants in force-inlined code, so
@@ -761,7 +776,7 @@ SLX_HOT void slx_added(const struct slx_type *ty, struct slx_list *L,
     if (slx_is_queue(ty))
         slx_hook(ty, elem)->list = L;
     L->count++;
-    L->stamp++;
+    L->aux->stamp++;
 }
 
 SLX_HOT struct slx_leaf *slx_get_hook(const struct slx_type *ty,
@@ -777,7 +792,7 @@ SLX_HOT struct slx_leaf *slx_get_hook(const struct slx_type *ty,
  * Memory goes back to the system at destroy. */
 SLX_COLD void *slx_pool_alloc(struct slx_list *L, size_t size, unsigned level)
 {
-    struct slx_pool *P = &L->pool;
+    struct slx_pool *P = &L->aux->pool;
     void *p = P->free_list[level];
     if (p) {
         P->free_list[level] = *(void **)p;
@@ -803,7 +818,7 @@ SLX_COLD void *slx_pool_alloc(struct slx_list *L, size_t size, unsigned level)
                 (void)madvise(c, SLX_CHUNK, SLX_MADV_HUGEPAGE);
                 *(void **)(void *)c = P->slabs;
                 P->slabs = c;
-                L->bytes += SLX_CHUNK;
+                L->aux->bytes += SLX_CHUNK;
                 P->chunk = c + 16;
                 P->chunk_left = SLX_CHUNK - 16;
             }
@@ -824,7 +839,7 @@ SLX_COLD void *slx_pool_alloc(struct slx_list *L, size_t size, unsigned level)
             return NULL;
         *(void **)(void *)slab = P->slabs;
         P->slabs = slab;
-        L->bytes += bytes;
+        L->aux->bytes += bytes;
     }
     /* Hand out the first node, thread the rest onto the free list. */
     for (size_t i = per; i-- > 1;) {
@@ -837,13 +852,13 @@ SLX_COLD void *slx_pool_alloc(struct slx_list *L, size_t size, unsigned level)
 
 SLX_COLD void slx_pool_release(struct slx_list *L)
 {
-    void *s = L->pool.slabs;
+    void *s = L->aux->pool.slabs;
     while (s) {
         void *nx = *(void **)s;
         free(s);
         s = nx;
     }
-    memset(&L->pool, 0, sizeof(L->pool));
+    memset(&L->aux->pool, 0, sizeof(L->aux->pool));
 }
 
 /* Allocator levels: 0 for leaves, 1 for index nodes, 2 for the head and
@@ -858,21 +873,21 @@ SLX_COLD struct slx_leaf *slx_alloc_leaf(const struct slx_type *ty,
 {
     size_t size = slx_leaf_size(ty, 1);
     struct slx_leaf *x;
-    if (L->spare) {
-        x = L->spare;
-        L->spare = NULL;
+    if (L->aux->spare) {
+        x = L->aux->spare;
+        L->aux->spare = NULL;
         x->n = 0;
         x->off = 0;
         x->parent = NULL;
         return x;
     }
     void *b;
-    if (L->default_alloc) {
+    if (L->aux->default_alloc) {
         b = slx_pool_alloc(L, size, SLX_ALLOC_LEAF);
     } else {
-        b = L->alloc.alloc(L->alloc.ctx, size, SLX_ALLOC_LEAF);
+        b = L->aux->alloc.alloc(L->aux->alloc.ctx, size, SLX_ALLOC_LEAF);
         if (b)
-            L->bytes += size;
+            L->aux->bytes += size;
     }
     if (!b)
         return NULL;
@@ -894,12 +909,12 @@ SLX_COLD void slx_free_leaf(const struct slx_type *ty, struct slx_list *L,
 {
     size_t size = slx_leaf_size(ty, 1);
     void *b = slx_block(ty, x);
-    if (L->default_alloc) {
-        *(void **)b = L->pool.free_list[SLX_ALLOC_LEAF];
-        L->pool.free_list[SLX_ALLOC_LEAF] = b;
+    if (L->aux->default_alloc) {
+        *(void **)b = L->aux->pool.free_list[SLX_ALLOC_LEAF];
+        L->aux->pool.free_list[SLX_ALLOC_LEAF] = b;
     } else {
-        L->alloc.free(L->alloc.ctx, b, size, SLX_ALLOC_LEAF);
-        L->bytes -= size;
+        L->aux->alloc.free(L->aux->alloc.ctx, b, size, SLX_ALLOC_LEAF);
+        L->aux->bytes -= size;
     }
 }
 
@@ -922,15 +937,15 @@ SLX_COLD struct slx_inode *slx_alloc_inode(const struct slx_type *ty,
     size_t size = slx_inode_size(ty, cap);
     int big = cap != ty->icap;
     void *b;
-    if (L->default_alloc) {
+    if (L->aux->default_alloc) {
         b = big ? malloc(size) : slx_pool_alloc(L, size, SLX_ALLOC_INODE);
         if (b && big)
-            L->bytes += size;
+            L->aux->bytes += size;
     } else {
-        b = L->alloc.alloc(L->alloc.ctx, size,
-                           big ? SLX_ALLOC_OTHER : SLX_ALLOC_INODE);
+        b = L->aux->alloc.alloc(L->aux->alloc.ctx, size,
+                                big ? SLX_ALLOC_OTHER : SLX_ALLOC_INODE);
         if (b)
-            L->bytes += size;
+            L->aux->bytes += size;
     }
     if (!b)
         return NULL;
@@ -945,17 +960,17 @@ SLX_COLD void slx_free_inode(const struct slx_type *ty, struct slx_list *L,
                              struct slx_inode *P)
 {
     size_t size = slx_inode_size(ty, P->cap);
-    if (L->default_alloc && !P->big) {
-        *(void **)(void *)P = L->pool.free_list[SLX_ALLOC_INODE];
-        L->pool.free_list[SLX_ALLOC_INODE] = P;
+    if (L->aux->default_alloc && !P->big) {
+        *(void **)(void *)P = L->aux->pool.free_list[SLX_ALLOC_INODE];
+        L->aux->pool.free_list[SLX_ALLOC_INODE] = P;
         return;
     }
-    if (L->default_alloc)
+    if (L->aux->default_alloc)
         free(P);
     else
-        L->alloc.free(L->alloc.ctx, P, size,
-                      P->big ? SLX_ALLOC_OTHER : SLX_ALLOC_INODE);
-    L->bytes -= size;
+        L->aux->alloc.free(L->aux->alloc.ctx, P, size,
+                           P->big ? SLX_ALLOC_OTHER : SLX_ALLOC_INODE);
+    L->aux->bytes -= size;
 }
 
 /* Height of a new leaf's entry in the index: geometric with p =
@@ -965,7 +980,7 @@ SLX_COLD unsigned slx_random_level(const struct slx_type *ty,
                                    struct slx_list *L)
 {
     unsigned maxidx = slx_max_index(ty);
-    unsigned cap = L->top + 1 < maxidx ? L->top + 1 : maxidx;
+    unsigned cap = L->aux->top + 1 < maxidx ? L->aux->top + 1 : maxidx;
     unsigned level = 1;
     uint64_t mask = (1u << ty->pshift) - 1;
     uint64_t r = slx_rand(L);
@@ -986,33 +1001,78 @@ SLX_COLD unsigned slx_random_level(const struct slx_type *ty,
 
 /* --- init / destroy ------------------------------------------------ */
 
+/* The aux block: struct slx_aux, then the head leaf (one link and a
+ * header, no slots). */
+SLX_HOT size_t slx_aux_size(const struct slx_type *ty)
+{
+    return sizeof(struct slx_aux) + slx_head_size(ty);
+}
+
+/* The stamp iterators compare: 0 until the first write, which then bumps
+ * it (the aux block starts it at 1), so no iterator taken before sees
+ * the list as unchanged. */
+SLX_HOT uint64_t slx_stamp(const struct slx_list *L)
+{
+    return L->aux ? L->aux->stamp : 0;
+}
+
+/* Heap bytes the list holds: none before its first insert. */
+SLX_HOT size_t slx_bytes(const struct slx_list *L)
+{
+    return L->aux ? L->aux->bytes : 0;
+}
+
+/* Allocates the aux block and the head leaf in it (the first write's job,
+ * or init's with a caller's allocator). The list is left as it was on
+ * failure. */
+SLX_COLD int slx_aux_alloc(const struct slx_type *ty, struct slx_list *L,
+                           const struct skiplist_allocator *a)
+{
+    size_t size = slx_aux_size(ty);
+    void *b = a ? a->alloc(a->ctx, size, SLX_ALLOC_OTHER) : malloc(size);
+    if (!b)
+        return -ENOMEM;
+    memset(b, 0, size);
+    struct slx_aux *X = (struct slx_aux *)b;
+    X->default_alloc = a == NULL;
+    if (a)
+        X->alloc = *a;
+    X->bytes = size;
+    X->stamp = 1;
+    struct slx_leaf *h =
+        slx_leaf_in(ty, (unsigned char *)b + sizeof(struct slx_aux), 1);
+    h->level = 1;
+    slx_set_next(ty, h, 0, h);
+    slx_set_prev(ty, h, 0, h);
+    L->aux = X;
+    L->head = h;
+    return 0;
+}
+
+/* Every write that may add an element starts here: a list that was
+ * never written to gets its aux block (and -ENOMEM leaves it unwritten). */
+SLX_HOT int slx_writable(const struct slx_type *ty, struct slx_list *L)
+{
+    if (SLX_LIKELY(L->aux != NULL))
+        return 0;
+    return slx_aux_alloc(ty, L, NULL);
+}
+
+/* With the default allocator init allocates nothing and cannot fail but
+ * on a bad allocator; with a caller's, it allocates the aux block (so its
+ * allocator has somewhere to live) and may return -ENOMEM. */
 SLX_COLD int slx_init(const struct slx_type *ty, struct slx_list *L,
                       const struct skiplist_allocator *a, uint64_t seed)
 {
     memset(L, 0, sizeof(*L));
     if (a && (!a->alloc || !a->free))
         return -EINVAL;
-    L->default_alloc = a == NULL;
-    if (a)
-        L->alloc = *a;
     /* A zero state would stick at zero: mix the seed first. */
     L->rng = (seed ^ 0x9E3779B97F4A7C15ull) * 0xBF58476D1CE4E5B9ull;
     if (!L->rng)
         L->rng = 1;
-    size_t hsize = slx_head_size(ty);
-    void *b = L->default_alloc
-                  ? malloc(hsize)
-                  : L->alloc.alloc(L->alloc.ctx, hsize, SLX_ALLOC_OTHER);
-    if (!b)
-        return -ENOMEM;
-    memset(b, 0, hsize);
-    struct slx_leaf *h = slx_leaf_in(ty, b, 1);
-    h->level = 1;
-    slx_set_next(ty, h, 0, h);
-    slx_set_prev(ty, h, 0, h);
-    L->head = h;
-    L->bytes = hsize;
-    return 0;
+    L->head = (struct slx_leaf *)(uintptr_t)ty->empty;
+    return a ? slx_aux_alloc(ty, L, a) : 0;
 }
 
 /* Frees the index below and including P: the nodes a pool does not take
@@ -1021,7 +1081,7 @@ SLX_COLD int slx_init(const struct slx_type *ty, struct slx_list *L,
 SLX_COLD void slx_free_index(const struct slx_type *ty, struct slx_list *L,
                              struct slx_inode *P)
 {
-    if (L->default_alloc && !P->big)
+    if (L->aux->default_alloc && !P->big)
         return; /* pooled, and only a root can be big */
     if (P->level > 1)
         for (unsigned j = 0; j < P->n; j++)
@@ -1030,10 +1090,12 @@ SLX_COLD void slx_free_index(const struct slx_type *ty, struct slx_list *L,
 }
 
 /* Calls fn on every element in order, frees every leaf; the list is
- * left empty but usable (the head stays). */
+ * left empty but usable (the aux block stays, and its stamp goes on). */
 SLX_COLD void slx_clear(const struct slx_type *ty, struct slx_list *L,
                         void (*fn)(void *, void *), void *arg)
 {
+    if (!L->aux)
+        return; /* never written to: nothing to clear */
     struct slx_leaf *h = L->head;
     struct slx_leaf *x = slx_next(ty, h, 0);
     while (x != h) {
@@ -1046,55 +1108,55 @@ SLX_COLD void slx_clear(const struct slx_type *ty, struct slx_list *L,
             if (fn)
                 fn(p[i], arg);
         }
-        if (!L->default_alloc)
+        if (!L->aux->default_alloc)
             slx_free_leaf(ty, L, x);
         x = nx;
     }
-    if (L->spare) {
-        struct slx_leaf *sp = L->spare;
-        L->spare = NULL;
-        if (!L->default_alloc)
+    if (L->aux->spare) {
+        struct slx_leaf *sp = L->aux->spare;
+        L->aux->spare = NULL;
+        if (!L->aux->default_alloc)
             slx_free_leaf(ty, L, sp);
     }
     /* Index nodes: pooled ones go with the pool; a grown root and every
      * node of a caller's allocator are freed one by one. */
     if (L->root)
         slx_free_index(ty, L, L->root);
-    while (L->stash) {
-        struct slx_inode *P = L->stash;
-        L->stash = P->parent;
-        if (!L->default_alloc)
+    while (L->aux->stash) {
+        struct slx_inode *P = L->aux->stash;
+        L->aux->stash = P->parent;
+        if (!L->aux->default_alloc)
             slx_free_inode(ty, L, P);
     }
-    if (L->default_alloc) {
+    if (L->aux->default_alloc) {
         slx_pool_release(L);
-        L->bytes = slx_head_size(ty);
+        L->aux->bytes = slx_aux_size(ty);
     }
     slx_set_next(ty, h, 0, h);
     slx_set_prev(ty, h, 0, h);
     if (slx_is_extent(ty))
         memset(slx_gap(ty, h, 0), 0, sizeof(struct slx_runs));
     L->root = NULL;
-    L->nstash = 0;
+    L->aux->nstash = 0;
     L->count = 0;
     L->nleaves = 0;
-    L->top = 0;
-    L->stamp++;
+    L->aux->top = 0;
+    L->aux->stamp++;
 }
 
 SLX_COLD void slx_destroy(const struct slx_type *ty, struct slx_list *L,
                           void (*fn)(void *, void *), void *arg)
 {
-    if (!L->head)
-        return;
-    slx_clear(ty, L, fn, arg);
-    if (L->default_alloc)
-        free(slx_block(ty, L->head));
-    else
-        L->alloc.free(L->alloc.ctx, slx_block(ty, L->head), slx_head_size(ty),
-                      SLX_ALLOC_OTHER);
+    struct slx_aux *X = L->aux;
+    if (X) {
+        slx_clear(ty, L, fn, arg);
+        if (X->default_alloc)
+            free(X);
+        else
+            X->alloc.free(X->alloc.ctx, X, slx_aux_size(ty), SLX_ALLOC_OTHER);
+    }
+    L->aux = NULL;
     L->head = NULL;
-    L->bytes = 0;
 }
 
 /* --- search -------------------------------------------------------- */
@@ -1523,9 +1585,9 @@ SLX_HOT void slx_unmark(struct slx_dirty *d, const struct slx_inode *P)
  * split, so it is grown here when full. */
 SLX_HOT struct slx_inode *slx_stash_take(struct slx_list *L)
 {
-    struct slx_inode *P = L->stash;
-    L->stash = P->parent;
-    L->nstash--;
+    struct slx_inode *P = L->aux->stash;
+    L->aux->stash = P->parent;
+    L->aux->nstash--;
     P->parent = NULL;
     P->n = 0;
     return P;
@@ -1538,10 +1600,10 @@ SLX_COLD int slx_root_grow(const struct slx_type *ty, struct slx_list *L);
 SLX_COLD void slx_stash_trim(const struct slx_type *ty, struct slx_list *L,
                              unsigned n)
 {
-    while (L->nstash > n) {
-        struct slx_inode *P = L->stash;
-        L->stash = P->parent;
-        L->nstash--;
+    while (L->aux->nstash > n) {
+        struct slx_inode *P = L->aux->stash;
+        L->aux->stash = P->parent;
+        L->aux->nstash--;
         slx_free_inode(ty, L, P);
     }
 }
@@ -1552,17 +1614,17 @@ SLX_COLD int slx_index_reserve(const struct slx_type *ty, struct slx_list *L)
     unsigned maxidx = slx_max_index(ty);
     if (maxidx == 0)
         return 0;
-    unsigned had = L->nstash;
+    unsigned had = L->aux->nstash;
     unsigned need = L->root ? L->root->level + 1u : 1u;
-    while (L->nstash < need) {
+    while (L->aux->nstash < need) {
         struct slx_inode *P = slx_alloc_inode(ty, L, ty->icap);
         if (!P) {
             slx_stash_trim(ty, L, had);
             return -ENOMEM;
         }
-        P->parent = L->stash;
-        L->stash = P;
-        L->nstash++;
+        P->parent = L->aux->stash;
+        L->aux->stash = P;
+        L->aux->nstash++;
     }
     struct slx_inode *R = L->root;
     if (R && R->level == maxidx && R->n == R->cap && slx_root_grow(ty, L)) {
@@ -1657,7 +1719,7 @@ SLX_COLD void slx_index_insert(const struct slx_type *ty, struct slx_list *L,
             slx_ientry_insert(ty, R, 0, slx_child_key(ty, left, clevel), left);
             slx_ientry_insert(ty, R, 1, key, child);
             L->root = R;
-            L->top = R->level;
+            L->aux->top = R->level;
             slx_mark(d, R);
             return;
         }
@@ -1751,7 +1813,7 @@ SLX_COLD void slx_ientry_erase(const struct slx_type *ty, struct slx_list *L,
         } else {
             slx_free_inode(ty, L, P);
             L->root = NULL;
-            L->top = 0;
+            L->aux->top = 0;
         }
         return;
     }
@@ -1776,7 +1838,7 @@ SLX_COLD void slx_root_shrink(const struct slx_type *ty, struct slx_list *L,
         slx_set_parent(c, clevel, NULL);
         R = clevel ? (struct slx_inode *)c : NULL;
         L->root = R;
-        L->top = clevel;
+        L->aux->top = clevel;
     }
 }
 
@@ -2614,13 +2676,13 @@ SLX_COLD struct slx_leaf *slx_split(const struct slx_type *ty,
                                     struct slx_list *L, struct slx_leaf *x,
                                     unsigned *i, const struct slx_slotval *v)
 {
-    struct slx_leaf *spare = L->spare; /* y may be it */
+    struct slx_leaf *spare = L->aux->spare; /* y may be it */
     struct slx_leaf *y = slx_alloc_leaf(ty, L);
     if (!y)
         return NULL;
     if (slx_index_reserve(ty, L)) { /* last: it may grow the root */
         if (y == spare)
-            L->spare = y;
+            L->aux->spare = y;
         else
             slx_free_leaf(ty, L, y);
         return NULL;
@@ -2725,6 +2787,9 @@ SLX_HOT int slx_insert_unique(const struct slx_type *ty, struct slx_list *L,
 {
     if (!e)
         return -EINVAL;
+    int rc = slx_writable(ty, L);
+    if (rc)
+        return rc;
     unsigned char key[SLX_KEY_MAX];
     ty->key_of(e, key);
     /* Keys past the last leaf's first one (ascending loads, appends) go
@@ -2779,6 +2844,9 @@ SLX_HOT int slx_insert_multi(const struct slx_type *ty, struct slx_list *L,
 {
     if (!e)
         return -EINVAL;
+    int rc = slx_writable(ty, L);
+    if (rc)
+        return rc;
     unsigned char key[SLX_KEY_MAX];
     ty->key_of(e, key);
     struct slx_leaf *x;
@@ -2877,7 +2945,7 @@ SLX_HOT void *slx_take_at(const struct slx_type *ty, struct slx_list *L,
             x->tombs |= UINT64_C(1) << (off + i);
         slx_unhook(ty, e);
         L->count--;
-        L->stamp++;
+        L->aux->stamp++;
         return e;
     }
     if (slx_is_queue(ty) && i <= after) { /* windowed: close from the front */
@@ -2909,7 +2977,7 @@ SLX_HOT void *slx_take_at(const struct slx_type *ty, struct slx_list *L,
         }
     }
     L->count--;
-    L->stamp++;
+    L->aux->stamp++;
     return e;
 }
 
@@ -3147,7 +3215,7 @@ SLX_HOT void *slx_pop_edge(const struct slx_type *ty, struct slx_list *L)
     x->n = (uint16_t)(n - 1u);
     slx_unhook(ty, e);
     L->count--;
-    L->stamp++;
+    L->aux->stamp++;
     return e;
 }
 
@@ -3200,7 +3268,7 @@ SLX_COLD int slx_requeue(const struct slx_type *ty, struct slx_list *L, void *e)
         memcpy(slx_key(ty, x, i), key, ty->ks);
         if (i == 0)
             slx_min_changed(ty, x);
-        L->stamp++;
+        L->aux->stamp++;
         return 0;
     }
     /* Reserve the leaf and the index nodes the re-insert may need, so
@@ -3214,7 +3282,7 @@ SLX_COLD int slx_requeue(const struct slx_type *ty, struct slx_list *L, void *e)
         dst = slx_next(ty, h, 0);
     int roomy = (dst == x && x->n > 1) || dst->n < ty->kpn || dst->dead;
     struct slx_leaf *spare = NULL;
-    if (!roomy && !L->spare) {
+    if (!roomy && !L->aux->spare) {
         spare = slx_alloc_leaf(ty, L);
         if (!spare)
             return -ENOMEM;
@@ -3225,7 +3293,7 @@ SLX_COLD int slx_requeue(const struct slx_type *ty, struct slx_list *L, void *e)
         return -ENOMEM;
     }
     if (spare)
-        L->spare = spare;
+        L->aux->spare = spare;
     slx_remove_at(ty, L, x, i);
     rc = slx_insert_multi(ty, L, e);
     (void)rc; /* cannot fail: the spare covers the only allocation */
@@ -3271,7 +3339,7 @@ SLX_HOT void *slx_iter_set(struct slx_iter *it, const struct slx_type *ty,
     it->list = L;
     it->leaf = x;
     it->idx = i;
-    it->stamp = L->stamp;
+    it->stamp = slx_stamp(L);
     return slx_slot(ty, L, x, i);
 }
 
@@ -3398,7 +3466,7 @@ SLX_HOT struct slx_leaf *slx_locate_rank(const struct slx_type *ty,
 SLX_HOT void *slx_iter_resync(const struct slx_type *ty, struct slx_iter *it,
                               void *e)
 {
-    if (!e || it->stamp == it->list->stamp)
+    if (!e || it->stamp == slx_stamp(it->list))
         return e;
     unsigned i;
     struct slx_leaf *x = slx_is_queue(ty) || slx_is_extent(ty)
@@ -3516,6 +3584,9 @@ SLX_HOT int slx_ext_insert(const struct slx_type *ty, struct slx_list *L,
 {
     if (!e || size == 0 || size - 1 > ty->key_max - start)
         return -EINVAL;
+    int rc = slx_writable(ty, L);
+    if (rc)
+        return rc;
     uint64_t last = start + size - 1;
     unsigned char key[8];
     slx_store_u(ty, key, start);
@@ -3783,6 +3854,9 @@ SLX_COLD int slx_ext_insert_hole(const struct slx_type *ty, struct slx_list *L,
         hi > ty->key_max ||
         (flags != SKIPLIST_HOLE_LOWEST && flags != SKIPLIST_HOLE_HIGHEST))
         return -EINVAL;
+    int rc = slx_writable(ty, L); /* before r takes the head */
+    if (rc)
+        return rc;
     /* The summaries answer for alignments as powers of two (slx_runs). */
     struct slx_holereq r = {
         size, align - 1,       lo,
@@ -3804,7 +3878,7 @@ SLX_COLD int slx_ext_insert_hole(const struct slx_type *ty, struct slx_list *L,
     unsigned char key[8];
     slx_store_u(ty, key, r.found);
     struct slx_slotval v = {key, e, r.found + (size - 1)};
-    int rc = slx_insert_at(ty, L, r.leaf, r.slot, &v);
+    rc = slx_insert_at(ty, L, r.leaf, r.slot, &v);
     if (rc)
         ty->set_start(e, slx_load_u(ty, old)); /* -ENOMEM: e as it was */
     return rc;
@@ -3933,24 +4007,24 @@ SLX_COLD int slx_check_index(const struct slx_type *ty,
         return slx_fail(why, len, "index %s with %zu leaves",
                         L->root ? "present" : "missing", L->nleaves);
     size_t nst = 0;
-    for (const struct slx_inode *P = L->stash; P; P = P->parent)
+    for (const struct slx_inode *P = L->aux->stash; P; P = P->parent)
         nst++;
-    if (nst != L->nstash)
+    if (nst != L->aux->nstash)
         return slx_fail(why, len, "stash holds %zu nodes, counted %zu", nst,
-                        (size_t)L->nstash);
+                        (size_t)L->aux->nstash);
     if (!L->root) {
-        if (L->top != 0)
+        if (L->aux->top != 0)
             return slx_fail(why, len, "top %zu without an index",
-                            (size_t)L->top);
+                            (size_t)L->aux->top);
         for (struct slx_leaf *x = slx_next(ty, L->head, 0); x != L->head;
              x = slx_next(ty, x, 0))
             if (x->parent)
                 return slx_fail(why, len, "leaf has a parent but no index");
         return 0;
     }
-    if (L->top != L->root->level)
+    if (L->aux->top != L->root->level)
         return slx_fail(why, len, "top %zu but the root is on level %zu",
-                        (size_t)L->top, (size_t)L->root->level);
+                        (size_t)L->aux->top, (size_t)L->root->level);
     struct slx_icheck c = {slx_next(ty, L->head, 0), 0, 0, why, len};
     struct slx_runs sum;
     int rc = slx_check_node(ty, L, L->root, NULL, 1, &c, &sum);
@@ -3959,6 +4033,25 @@ SLX_COLD int slx_check_index(const struct slx_type *ty,
     if (c.want != L->head || c.leaves != L->nleaves)
         return slx_fail(why, len, "index reaches %zu of %zu leaves", c.leaves,
                         (size_t)L->nleaves);
+    return 0;
+}
+
+/* A list never written to: the instance's empty head, intact (it is
+ * shared by every such list), and nothing else. */
+SLX_COLD int slx_check_unwritten(const struct slx_type *ty,
+                                 const struct slx_list *L, char *why,
+                                 size_t len)
+{
+    const struct slx_leaf *h = L->head;
+    if (h != ty->empty)
+        return slx_fail(why, len, "no aux block, but a head of its own");
+    if (slx_next(ty, h, 0) != h || slx_prev(ty, h, 0) != h)
+        return slx_fail(why, len, "the shared empty head links elsewhere");
+    if (L->root || L->count || L->nleaves)
+        return slx_fail(why, len,
+                        "no aux block, but %zu elements in %zu "
+                        "leaves",
+                        L->count, L->nleaves);
     return 0;
 }
 
@@ -3971,9 +4064,11 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
     if (h->level != 1 || h->n != 0 || h->parent)
         return slx_fail(why, len, "head level %zu / n %zu wrong",
                         (size_t)(h->level), (size_t)(h->n));
-    if (L->top > slx_max_index(ty))
+    if (!L->aux)
+        return slx_check_unwritten(ty, L, why, len);
+    if (L->aux->top > slx_max_index(ty))
         return slx_fail(why, len, "top %zu above max level %zu",
-                        (size_t)(L->top), (size_t)(ty->max_level));
+                        (size_t)(L->aux->top), (size_t)(ty->max_level));
     unsigned char kbuf[SLX_KEY_MAX];
     size_t count = 0, nleaves = 0;
     struct slx_leaf *prevleaf = h;
@@ -4346,14 +4441,22 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
                                          not a member name */                 \
         memcpy(out, &k, sizeof k);                                            \
     }                                                                         \
+    static struct {                                                           \
+        struct slx_linkhdr link;                                              \
+        unsigned char                                                         \
+            rest[SLX_LINK_SIZE(K_T, EXT) - sizeof(struct slx_linkhdr)];       \
+        struct slx_leaf h;                                                    \
+    } SLX_CAT(name, _slx_empty) = {                                           \
+        {&SLX_CAT(name, _slx_empty).h, &SLX_CAT(name, _slx_empty).h},         \
+        {0},                                                                  \
+        {0, 1, 0, 0, 0, 0, 0, 0, NULL}};                                      \
     static const struct slx_type SLX_CAT(name, _slx_type) = {                 \
         (KPN),                                                                \
         (MAXLVL),                                                             \
         (PSHIFT),                                                             \
         2u << (PSHIFT),                                                       \
         sizeof(K_T),                                                          \
-        sizeof(struct slx_linkhdr) + SLX_ROUND8(sizeof(K_T)) +                \
-            ((EXT) ? sizeof(struct slx_runs) : 0),                            \
+        SLX_LINK_SIZE(K_T, EXT),                                              \
         SLX_ROUND8((size_t)(KPN) * sizeof(K_T)),                              \
         (HOOKOFF),                                                            \
         (EXT),                                                                \
@@ -4363,7 +4466,14 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
         SLX_CAT(name, _slx_key_of),                                           \
         (KEYMAX),                                                             \
         SETSTART,                                                             \
-        SIZEOF}
+        SIZEOF,                                                               \
+        &SLX_CAT(name, _slx_empty).h}
+
+/* Bytes per leaf link: next and prev, the next leaf's first key, and for
+ * the extent face the free runs' summary. */
+#define SLX_LINK_SIZE(K_T, EXT)                             \
+    (sizeof(struct slx_linkhdr) + SLX_ROUND8(sizeof(K_T)) + \
+     ((EXT) ? sizeof(struct slx_runs) : 0))
 
 /* The typed wrappers only bind types: each one calls the engine. */
 #define SLX_TY(name) (&SLX_CAT(name, _slx_type))
@@ -4396,7 +4506,7 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
     }                                                                          \
     ATTR size_t SLX_CAT(name, _bytes)(const struct name *sl)                   \
     {                                                                          \
-        return sl->sl.bytes;                                                   \
+        return slx_bytes(&sl->sl);                                             \
     }                                                                          \
     ATTR T *SLX_CAT(name, _find)(const struct name *sl, K_T key)               \
     {                                                                          \

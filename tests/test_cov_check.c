@@ -129,7 +129,7 @@ static void m_head_level(struct ccm *m, struct cc_break *b)
 }
 static void m_top_high(struct ccm *m, struct cc_break *b)
 {
-    CC_SET(b, m->sl.top, 9u);
+    CC_SET(b, m->sl.aux->top, 9u);
 }
 static void m_leaf_empty(struct ccm *m, struct cc_break *b)
 {
@@ -193,11 +193,11 @@ static void m_no_root(struct ccm *m, struct cc_break *b)
 }
 static void m_stash(struct ccm *m, struct cc_break *b)
 {
-    CC_SET(b, m->sl.nstash, m->sl.nstash + 1);
+    CC_SET(b, m->sl.aux->nstash, m->sl.aux->nstash + 1);
 }
 static void m_top_root(struct ccm *m, struct cc_break *b)
 {
-    CC_SET(b, m->sl.top, m->sl.top - 1u);
+    CC_SET(b, m->sl.aux->top, m->sl.aux->top - 1u);
 }
 static void m_root_parent(struct ccm *m, struct cc_break *b)
 {
@@ -242,7 +242,7 @@ static void m_index_short(struct ccm *m, struct cc_break *b)
 }
 static void m_top_no_index(struct ccm *m, struct cc_break *b)
 {
-    CC_SET(b, m->sl.top, 1u);
+    CC_SET(b, m->sl.aux->top, 1u);
 }
 static void m_parent_no_index(struct ccm *m, struct cc_break *b)
 {
@@ -302,7 +302,7 @@ Test(cov_check, map_every_diagnosis)
         }
         cr_assert_eq(ccm_check(&m, why, sizeof why), 0, "%s: %s", k->name, why);
         if (k->keys == CC_N)
-            cr_assert_geq(m.sl.top, 2u, "%s: the index is too shallow",
+            cr_assert_geq(m.sl.aux->top, 2u, "%s: the index is too shallow",
                           k->name);
         struct cc_break b = {.n = 0};
         k->brk(&m, &b);
@@ -401,7 +401,7 @@ Test(cov_check, extent_every_diagnosis)
             cr_assert_eq(cce_insert(&m, &v[i], NULL), 0);
         }
         cr_assert_eq(cce_check(&m, why, sizeof why), 0, "%s", why);
-        cr_assert_geq(m.sl.top, 2u);
+        cr_assert_geq(m.sl.aux->top, 2u);
         struct cc_break b = {.n = 0};
         cc_ext_cases[c].brk(&m, &b);
         cc_apply(&b);

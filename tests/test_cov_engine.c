@@ -45,8 +45,9 @@ Test(cov_engine, seed_that_mixes_to_zero_still_draws_levels)
     cr_assert_eq(ce_deep_check(&m, why, sizeof why), 0, "%s", why);
     /* a zero state draws no 1 bits: every new leaf would get the cap
      * height, one above the root, and the root would climb to level 31 */
-    cr_assert_lt(m.sl.top, 12u, "top %u: heights not random", m.sl.top);
-    cr_assert_gt(m.sl.top, 1u);
+    cr_assert_lt(m.sl.aux->top, 12u, "top %u: heights not random",
+                 m.sl.aux->top);
+    cr_assert_gt(m.sl.aux->top, 1u);
     ce_deep_destroy(&m, NULL, NULL);
 }
 
@@ -130,8 +131,8 @@ Test(cov_engine, leaves_across_huge_page_chunks, .timeout = 120)
     ce_clean(&m);
     cr_assert_gt(m.sl.nleaves, 2048u);
 #if SLX_HUGEPAGES
-    cr_assert_not_null(m.sl.pool.chunk, "no chunk carved");
-    cr_assert_gt(m.sl.bytes, (size_t)2 << 20);
+    cr_assert_not_null(m.sl.aux->pool.chunk, "no chunk carved");
+    cr_assert_gt(m.sl.aux->bytes, (size_t)2 << 20);
 #endif
     for (unsigned i = 0; i < N; i++)
         cr_assert_eq(ce_map_find(&m, v[i].key), &v[i]);

@@ -54,8 +54,8 @@ static void ix_shuffle(struct ix_item *v, unsigned n, struct tc_rng *r)
         unsigned max_top = 0, max_cap = 0;                                     \
         for (unsigned i = 0; i < IX_N; i++) {                                  \
             cr_assert_eq(name##_insert(&sl, &v[i], NULL), 0);                  \
-            if (sl.sl.top > max_top)                                           \
-                max_top = sl.sl.top;                                           \
+            if (sl.sl.aux->top > max_top)                                      \
+                max_top = sl.sl.aux->top;                                      \
             if (sl.sl.root && sl.sl.root->cap > max_cap)                       \
                 max_cap = sl.sl.root->cap;                                     \
             cr_assert_eq(!sl.sl.root,                                          \

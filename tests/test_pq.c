@@ -785,7 +785,7 @@ Test(pq, drain_keeps_tall_sole_leaf_clean)
             items[i].id = i;
             cr_assert_eq(tpq_k4_push(&q, &items[i]), 0);
         }
-        unsigned top = q.sl.top;
+        unsigned top = q.sl.aux->top;
         for (unsigned i = 0; i < n; i++)
             cr_assert_not_null(tpq_k4_pop(&q));
         cr_assert_eq(tpq_k4_count(&q), 0);

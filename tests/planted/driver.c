@@ -262,8 +262,8 @@ static void run_map(void)
             }
         }
         checked(pmap_check(&sl, why, sizeof(why)), why);
-        if (sl.sl.top > deepest)
-            deepest = sl.sl.top;
+        if (sl.sl.aux->top > deepest)
+            deepest = sl.sl.aux->top;
         map_probe(&sl, 2 * touched);
         map_probe(&sl, 2 * touched + 1);
         for (int p = 0; p < 4; p++)
@@ -547,8 +547,8 @@ static void run_extent(void)
             ext_own((unsigned)(e - exts), false);
         }
         checked(pext_check(&sl, why, sizeof(why)), why);
-        if (sl.sl.top > deepest)
-            deepest = sl.sl.top;
+        if (sl.sl.aux->top > deepest)
+            deepest = sl.sl.aux->top;
         if (e->start < SPACE) {
             if (e->start > 0)
                 ext_probe(&sl, e->start - 1);
