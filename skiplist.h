@@ -314,7 +314,9 @@ struct slx_leaf {
                        * physical slot s (0 otherwise) */
     uint32_t version; /* reserved, 0 (skiplist_rcu.h has nodes of its own:
                        * docs/design.md) */
-    uint32_t unused2; /* padding, zero */
+    uint32_t cap;     /* slots it has room for: ty->kpn, or fewer for the
+                       * sole leaf of a small list, which grows
+                       * (slx_grow_leaf); the head has none */
     struct slx_inode *parent; /* the index node holding this leaf's entry;
                                * NULL when the list has no index */
 };
@@ -519,9 +521,18 @@ SLX_HOT unsigned char *slx_keys0(const struct slx_type *ty,
     return (unsigned char *)(uintptr_t)x + sizeof(struct slx_leaf);
 }
 
+/* Bytes of a leaf's key array: cap keys, rounded up to pointers. */
+SLX_HOT size_t slx_keys_bytes(const struct slx_type *ty, unsigned cap)
+{
+    return SLX_ROUND8((size_t)cap * ty->ks);
+}
+
+/* The pointer array follows cap keys: one load from the header line the
+ * search has already read, and a shift, where a fixed kpn was a constant
+ * (docs/performance.md measures it). */
 SLX_HOT void **slx_ptrs0(const struct slx_type *ty, const struct slx_leaf *x)
 {
-    return (void **)(void *)(slx_keys0(ty, x) + ty->keys_bytes);
+    return (void **)(void *)(slx_keys0(ty, x) + slx_keys_bytes(ty, x->cap));
 }
 
 /* Logical slot 0 onwards. */
@@ -546,15 +557,17 @@ SLX_HOT void **slx_ptrs(const struct slx_type *ty, const struct slx_leaf *x)
 SLX_HOT unsigned char *slx_lasts(const struct slx_type *ty,
                                  const struct slx_leaf *x)
 {
-    return (unsigned char *)(slx_ptrs0(ty, x) + ty->kpn);
+    return (unsigned char *)(slx_ptrs0(ty, x) + x->cap);
 }
 
-SLX_HOT size_t slx_leaf_size(const struct slx_type *ty, unsigned level)
+/* Bytes of a leaf block with `level` links and room for cap slots. */
+SLX_HOT size_t slx_leaf_size(const struct slx_type *ty, unsigned level,
+                             unsigned cap)
 {
     size_t sz = sizeof(struct slx_leaf) + (size_t)level * ty->link_size +
-                ty->keys_bytes + (size_t)ty->kpn * sizeof(void *);
+                slx_keys_bytes(ty, cap) + (size_t)cap * sizeof(void *);
     if (slx_is_extent(ty))
-        sz += SLX_ROUND8((size_t)ty->kpn * ty->ks);
+        sz += slx_keys_bytes(ty, cap);
     return sz;
 }
 
@@ -867,11 +880,28 @@ SLX_COLD void slx_pool_release(struct slx_list *L)
 #define SLX_ALLOC_INODE 1u
 #define SLX_ALLOC_OTHER 2u
 
-/* A leaf (one link, no slots in use): the spare when there is one. */
+/* A leaf header, fresh: one link, no slots in use, room for cap. */
+SLX_HOT struct slx_leaf *slx_leaf_fresh(const struct slx_type *ty, void *b,
+                                        unsigned cap)
+{
+    struct slx_leaf *x = slx_leaf_in(ty, b, 1);
+    x->n = 0;
+    x->level = 1;
+    x->unused = 0;
+    x->off = 0;
+    x->dead = 0;
+    x->tombs = 0;
+    x->version = 0;
+    x->cap = cap;
+    x->parent = NULL;
+    return x;
+}
+
+/* A full-size leaf (kpn slots): the spare when there is one. */
 SLX_COLD struct slx_leaf *slx_alloc_leaf(const struct slx_type *ty,
                                          struct slx_list *L)
 {
-    size_t size = slx_leaf_size(ty, 1);
+    size_t size = slx_leaf_size(ty, 1, ty->kpn);
     struct slx_leaf *x;
     if (L->aux->spare) {
         x = L->aux->spare;
@@ -891,25 +921,38 @@ SLX_COLD struct slx_leaf *slx_alloc_leaf(const struct slx_type *ty,
     }
     if (!b)
         return NULL;
-    x = slx_leaf_in(ty, b, 1);
-    x->n = 0;
-    x->level = 1;
-    x->unused = 0;
-    x->off = 0;
-    x->dead = 0;
-    x->tombs = 0;
-    x->version = 0;
-    x->unused2 = 0;
-    x->parent = NULL;
-    return x;
+    return slx_leaf_fresh(ty, b, ty->kpn);
+}
+
+/* A small list's sole leaf, room for cap < kpn slots: sizes vary, so it
+ * comes from malloc (or the caller's allocator as SLX_ALLOC_OTHER), not
+ * from a pool of one size. */
+SLX_COLD struct slx_leaf *slx_alloc_small_leaf(const struct slx_type *ty,
+                                               struct slx_list *L, unsigned cap)
+{
+    size_t size = slx_leaf_size(ty, 1, cap);
+    void *b =
+        L->aux->default_alloc
+            ? malloc(size)
+            : L->aux->alloc.alloc(L->aux->alloc.ctx, size, SLX_ALLOC_OTHER);
+    if (!b)
+        return NULL;
+    L->aux->bytes += size;
+    return slx_leaf_fresh(ty, b, cap);
 }
 
 SLX_COLD void slx_free_leaf(const struct slx_type *ty, struct slx_list *L,
                             struct slx_leaf *x)
 {
-    size_t size = slx_leaf_size(ty, 1);
+    size_t size = slx_leaf_size(ty, 1, x->cap);
     void *b = slx_block(ty, x);
-    if (L->aux->default_alloc) {
+    if (x->cap < ty->kpn) { /* a small leaf */
+        if (L->aux->default_alloc)
+            free(b);
+        else
+            L->aux->alloc.free(L->aux->alloc.ctx, b, size, SLX_ALLOC_OTHER);
+        L->aux->bytes -= size;
+    } else if (L->aux->default_alloc) {
         *(void **)b = L->aux->pool.free_list[SLX_ALLOC_LEAF];
         L->aux->pool.free_list[SLX_ALLOC_LEAF] = b;
     } else {
@@ -1108,7 +1151,7 @@ SLX_COLD void slx_clear(const struct slx_type *ty, struct slx_list *L,
             if (fn)
                 fn(p[i], arg);
         }
-        if (!L->aux->default_alloc)
+        if (!L->aux->default_alloc || x->cap < ty->kpn) /* not pooled */
             slx_free_leaf(ty, L, x);
         x = nx;
     }
@@ -2496,7 +2539,7 @@ SLX_HOT uint64_t slx_match_window(const struct slx_type *ty,
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC unroll 8 /* a fixed-count loop: no exit to mispredict */
 #endif
-    for (unsigned g = 0; g < ty->kpn; g += 8) {
+    for (unsigned g = 0; g < x->cap; g += 8) { /* cap: a multiple of 8 */
 #if SLX_SIMD
         m |= (uint64_t)slx_match8(p0 + g, e) << g;
 #else
@@ -2586,7 +2629,7 @@ SLX_HOT void slx_place(const struct slx_type *ty, struct slx_leaf *x,
         slx_place_tombstone(ty, x, i, v);
         return;
     }
-    if (off > 0 && (i < n - i || off + n == ty->kpn)) {
+    if (off > 0 && (i < n - i || off + n == x->cap)) {
         x->off = (uint16_t)(off - 1); /* old logical j is now j + 1 */
         k -= ks;
         p--;
@@ -2716,6 +2759,52 @@ SLX_COLD struct slx_leaf *slx_split(const struct slx_type *ty,
     return x;
 }
 
+/* Room for the first slots of a small list's sole leaf: one, or a group
+ * of 8 for a queue whose tombstones are a bitmap (slx_match_window reads
+ * whole groups); it doubles from there up to kpn (slx_grow_leaf). */
+SLX_HOT unsigned slx_first_cap(const struct slx_type *ty)
+{
+    unsigned c = slx_is_queue(ty) && SLX_BITMAP_LEAF(ty) ? 8u : 1u;
+    return c < ty->kpn ? c : ty->kpn;
+}
+
+/* x, the full sole leaf of a small list, moves into a leaf with twice the
+ * room (kpn at most; the spare, if a requeue reserved one, has kpn). The
+ * physical slots keep their places, so a queue's window and tombstone
+ * bits carry over; the head's link, the hooks and nothing else point at
+ * x (a sole leaf has no index entry). NULL, x kept, on -ENOMEM. */
+SLX_COLD struct slx_leaf *slx_grow_leaf(const struct slx_type *ty,
+                                        struct slx_list *L, struct slx_leaf *x)
+{
+    unsigned cap = x->cap * 2u < ty->kpn ? x->cap * 2u : ty->kpn;
+    struct slx_leaf *y = cap < ty->kpn && !L->aux->spare
+                             ? slx_alloc_small_leaf(ty, L, cap)
+                             : slx_alloc_leaf(ty, L);
+    if (!y)
+        return NULL;
+    memcpy(slx_link(ty, y, 0), slx_link(ty, x, 0), ty->link_size);
+    y->off = x->off;
+    y->dead = x->dead;
+    y->tombs = x->tombs;
+    y->n = x->n;
+    size_t ks = ty->ks, used = (size_t)x->off + x->n;
+    memcpy(slx_keys0(ty, y), slx_keys0(ty, x), used * ks);
+    memcpy(slx_ptrs0(ty, y), slx_ptrs0(ty, x), used * sizeof(void *));
+    if (slx_is_extent(ty))
+        memcpy(slx_lasts(ty, y), slx_lasts(ty, x), used * ks);
+    struct slx_leaf *h = L->head;
+    slx_set_next(ty, h, 0, y);
+    slx_set_prev(ty, h, 0, y);
+    if (slx_is_queue(ty)) {
+        void **p = slx_ptrs(ty, y);
+        for (unsigned j = 0; j < y->n; j++)
+            if (p[j]) /* (tombstones are NULL) */
+                slx_hook(ty, p[j])->leaf = y;
+    }
+    slx_free_leaf(ty, L, x);
+    return y;
+}
+
 /* Insert v at (x, i), where x is the leaf the search ended in (or the head
  * when v goes first). */
 SLX_COLD int slx_insert_at(const struct slx_type *ty, struct slx_list *L,
@@ -2729,7 +2818,9 @@ SLX_COLD int slx_insert_at(const struct slx_type *ty, struct slx_list *L,
         if (x == h) { /* empty list: the first leaf */
             /* One level: a small list's searches then descend one level
              * only (the head is tall enough for whatever comes next). */
-            x = slx_alloc_leaf(ty, L);
+            unsigned cap = slx_first_cap(ty);
+            x = cap < ty->kpn ? slx_alloc_small_leaf(ty, L, cap)
+                              : slx_alloc_leaf(ty, L);
             if (!x)
                 return -ENOMEM;
             memcpy(slx_key(ty, x, 0), v->key, ty->ks); /* for link caches */
@@ -2739,6 +2830,11 @@ SLX_COLD int slx_insert_at(const struct slx_type *ty, struct slx_list *L,
         }
     }
     slx_purge(ty, x, &i); /* a full leaf with tombstones has room */
+    if (x->n == x->cap && x->cap < ty->kpn) { /* a small list's sole leaf */
+        x = slx_grow_leaf(ty, L, x);
+        if (!x)
+            return -ENOMEM;
+    }
     if (x->n == ty->kpn) {
         struct slx_leaf *t = slx_shift_room(ty, L, x, &i);
         if (!t)
@@ -2774,7 +2870,7 @@ SLX_HOT int slx_insert_slot(const struct slx_type *ty, struct slx_list *L,
             i = 0;
         }
     }
-    if (x != L->head && (x->n < ty->kpn || x->dead)) {
+    if (x != L->head && (x->n < x->cap || x->dead)) {
         slx_place(ty, x, i, v);
         slx_added(ty, L, v->elem);
         return 0;
@@ -3141,7 +3237,7 @@ SLX_HOT int slx_push_small(const struct slx_type *ty, struct slx_list *L,
     if (L->nleaves != 1)
         return 0;
     struct slx_leaf *x = slx_next(ty, L->head, 0);
-    if (x->n >= ty->kpn || x->dead) /* tombstones: see slx_place */
+    if (x->n >= x->cap || x->dead) /* tombstones: see slx_place */
         return 0;
     unsigned char key[SLX_KEY_MAX];
     ty->key_of(e, key);
@@ -3153,7 +3249,7 @@ SLX_HOT int slx_push_small(const struct slx_type *ty, struct slx_list *L,
      * kpn - n appends for slx_push_edge (at least kpn / 8, so that the
      * move costs at most 8 slots per push). Here, not in slx_place, so
      * that longer queues do not pay for the test (docs/performance.md). */
-    if (i == x->n && x->off + x->n == ty->kpn && x->n <= ty->kpn - ty->kpn / 8)
+    if (i == x->n && x->off + x->n == x->cap && x->n <= x->cap - x->cap / 8)
         slx_compact(ty, x);
     slx_place(ty, x, i, &v);
     slx_added(ty, L, e);
@@ -3180,7 +3276,7 @@ SLX_HOT int slx_push_edge(const struct slx_type *ty, struct slx_list *L,
     unsigned char key[SLX_KEY_MAX];
     ty->key_of(e, key);
     unsigned char *k = slx_keys0(ty, x);
-    if (off + n < ty->kpn &&
+    if (off + n < x->cap &&
         (n == 0 || !ty->less(key, k + (size_t)(off + n - 1u) * ty->ks)))
         s = off + n;
     else if (off > 0 && ty->less(key, k + (size_t)off * ty->ks))
@@ -3280,7 +3376,8 @@ SLX_COLD int slx_requeue(const struct slx_type *ty, struct slx_list *L, void *e)
     struct slx_leaf *dst = slx_descend(ty, L, key, 0);
     if (dst == h)
         dst = slx_next(ty, h, 0);
-    int roomy = (dst == x && x->n > 1) || dst->n < ty->kpn || dst->dead;
+    /* (A small sole leaf that is full grows: into the spare, below.) */
+    int roomy = (dst == x && x->n > 1) || dst->n < dst->cap || dst->dead;
     struct slx_leaf *spare = NULL;
     if (!roomy && !L->aux->spare) {
         spare = slx_alloc_leaf(ty, L);
@@ -4083,10 +4180,14 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
                             nleaves, (size_t)(0));
         int sole_empty = x->n == 0 && L->count == 0 && L->nleaves == 1 &&
                          !slx_is_extent(ty); /* kept when the list empties */
-        if ((x->n == 0 && !sole_empty) || x->n > ty->kpn)
+        if (x->cap != ty->kpn &&
+            (L->nleaves != 1 || x->cap < slx_first_cap(ty) || x->cap > ty->kpn))
+            return slx_fail(why, len, "leaf %zu has room for %zu slots",
+                            nleaves, (size_t)(x->cap));
+        if ((x->n == 0 && !sole_empty) || x->n > x->cap)
             return slx_fail(why, len, "leaf %zu holds %zu slots", nleaves,
                             (size_t)(x->n));
-        if ((size_t)x->off + x->n > ty->kpn || (!slx_is_queue(ty) && x->off))
+        if ((size_t)x->off + x->n > x->cap || (!slx_is_queue(ty) && x->off))
             return slx_fail(why, len, "leaf %zu: slot window starts at %zu",
                             nleaves, (size_t)(x->off));
         if (x->level != 1)
