@@ -39,15 +39,21 @@ struct skiplist_allocator;
 /**
  * \brief Sets up an empty list.
  *
- * Call before any other function on `sl`; `sl` needs no zeroing.
+ * Call before any other function on `sl`; `sl` needs no zeroing. With
+ * the default allocator nothing is allocated until the first insert, and
+ * init cannot fail; with a caller's allocator, init allocates the list's
+ * bookkeeping block (level 2) there, which may fail.
  * \param sl   the list to set up
  * \param a    node allocator, copied into the list; NULL selects the
- *             default pooled allocator (one pool per list)
+ *             default allocator (malloc while the list is small, then
+ *             one pool per list)
  * \param seed seeds the list's generator of index heights; the same seed
  *             and the same calls give the same layout (reproducible
  *             tests). Not a security feature: keys never influence heights.
  * \retval 0       done
- * \retval -ENOMEM the head could not be allocated (`sl` unusable)
+ * \retval -ENOMEM only with a caller's allocator: its bookkeeping block
+ *                 could not be allocated (`sl` unusable; `name_destroy()`
+ *                 does nothing)
  * \retval -EINVAL `a` has no `alloc` or no `free` function
  * \complexity O(1)
  */
@@ -69,8 +75,8 @@ void name_destroy(struct name *sl, void (*fn)(T *e, void *arg), void *arg);
 /**
  * \brief Empties the list, which stays usable.
  *
- * As `name_destroy()`, but the list remains set up (its pool keeps what
- * it holds).
+ * As `name_destroy()`, but the list remains set up (its bookkeeping
+ * block stays; the pool and the leaves go back to the system).
  * \param sl  the list
  * \param fn  called once per element, in key order; NULL for none
  * \param arg passed to `fn`
@@ -96,6 +102,8 @@ bool name_empty(const struct name *sl);
 
 /**
  * \brief Bytes the structure holds: nodes and the pool, for accounting.
+ *
+ * `sizeof(struct name)` not included; 0 for a list never inserted into.
  * \param sl the list
  * \return bytes allocated for `sl` and not yet freed (elements excluded)
  * \complexity O(1)
