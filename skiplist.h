@@ -1398,11 +1398,18 @@ SLX_HOT void slx_prefetch_leaf(const struct slx_type *ty,
 {
     if (slx_is_queue(ty))
         return;
+    /* Where a full leaf's arrays are, from x alone: waiting for x->cap
+     * (slx_ptrs0) would serialise a miss per leaf. A leaf reached by a
+     * descent is full-size (a small leaf is a list's only one), and a
+     * prefetch past a small leaf's block is harmless. */
+    unsigned char *k = slx_keys0(ty, x);
     SLX_PREFETCH(x);
-    slx_prefetch_lines(slx_keys0(ty, x), ty->keys_bytes);
-    slx_prefetch_lines(slx_ptrs0(ty, x), (size_t)ty->kpn * sizeof(void *));
+    slx_prefetch_lines(k, ty->keys_bytes);
+    slx_prefetch_lines(k + ty->keys_bytes, (size_t)ty->kpn * sizeof(void *));
     if (slx_is_extent(ty))
-        slx_prefetch_lines(slx_lasts(ty, x), (size_t)ty->kpn * ty->ks);
+        slx_prefetch_lines(k + ty->keys_bytes +
+                               (size_t)ty->kpn * sizeof(void *),
+                           (size_t)ty->kpn * ty->ks);
 }
 
 /* The child of P to descend into: its last entry whose key is before key,
@@ -2536,10 +2543,13 @@ SLX_HOT uint64_t slx_match_window(const struct slx_type *ty,
 {
     void *const *p0 = slx_ptrs0(ty, x);
     uint64_t m = 0;
+    /* A full leaf's count is a constant; a small leaf (a queue's only one,
+     * room a multiple of 8) takes the same loop to its own room. */
+    unsigned groups = SLX_LIKELY(x->cap == ty->kpn) ? ty->kpn : x->cap;
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC unroll 8 /* a fixed-count loop: no exit to mispredict */
 #endif
-    for (unsigned g = 0; g < x->cap; g += 8) { /* cap: a multiple of 8 */
+    for (unsigned g = 0; g < groups; g += 8) {
 #if SLX_SIMD
         m |= (uint64_t)slx_match8(p0 + g, e) << g;
 #else
@@ -3249,8 +3259,18 @@ SLX_HOT int slx_push_small(const struct slx_type *ty, struct slx_list *L,
      * kpn - n appends for slx_push_edge (at least kpn / 8, so that the
      * move costs at most 8 slots per push). Here, not in slx_place, so
      * that longer queues do not pay for the test (docs/performance.md). */
-    if (i == x->n && x->off + x->n == x->cap && x->n <= x->cap - x->cap / 8)
-        slx_compact(ty, x);
+    if (i == x->n && x->off + x->n == x->cap && x->n <= x->cap - x->cap / 8) {
+        /* A small leaf more than half full grows instead, so that its
+         * window keeps as much slack as a full leaf's (no compaction per
+         * push in a short queue); failing that, it compacts. */
+        struct slx_leaf *y = x->cap < ty->kpn && x->n > x->cap / 2
+                                 ? slx_grow_leaf(ty, L, x)
+                                 : NULL;
+        if (y)
+            x = y;
+        else
+            slx_compact(ty, x);
+    }
     slx_place(ty, x, i, &v);
     slx_added(ty, L, e);
     return 1;
