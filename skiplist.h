@@ -527,12 +527,20 @@ SLX_HOT size_t slx_keys_bytes(const struct slx_type *ty, unsigned cap)
     return SLX_ROUND8((size_t)cap * ty->ks);
 }
 
-/* The pointer array follows cap keys: one load from the header line the
- * search has already read, and a shift, where a fixed kpn was a constant
- * (docs/performance.md measures it). */
+/* Bytes from a leaf's keys to its pointers: cap keys. Branched on, not
+ * computed: every leaf of a list past one leaf is full-size, so the
+ * branch predicts, and the address then does not wait for the load of
+ * cap (a dependent load per element would slow a scan by a third). */
+SLX_HOT size_t slx_ptrs_off(const struct slx_type *ty, const struct slx_leaf *x)
+{
+    if (SLX_LIKELY(x->cap == ty->kpn))
+        return ty->keys_bytes;
+    return slx_keys_bytes(ty, x->cap);
+}
+
 SLX_HOT void **slx_ptrs0(const struct slx_type *ty, const struct slx_leaf *x)
 {
-    return (void **)(void *)(slx_keys0(ty, x) + slx_keys_bytes(ty, x->cap));
+    return (void **)(void *)(slx_keys0(ty, x) + slx_ptrs_off(ty, x));
 }
 
 /* Logical slot 0 onwards. */
@@ -557,6 +565,9 @@ SLX_HOT void **slx_ptrs(const struct slx_type *ty, const struct slx_leaf *x)
 SLX_HOT unsigned char *slx_lasts(const struct slx_type *ty,
                                  const struct slx_leaf *x)
 {
+    if (SLX_LIKELY(x->cap == ty->kpn))
+        return slx_keys0(ty, x) + ty->keys_bytes +
+               (size_t)ty->kpn * sizeof(void *);
     return (unsigned char *)(slx_ptrs0(ty, x) + x->cap);
 }
 
@@ -3259,18 +3270,8 @@ SLX_HOT int slx_push_small(const struct slx_type *ty, struct slx_list *L,
      * kpn - n appends for slx_push_edge (at least kpn / 8, so that the
      * move costs at most 8 slots per push). Here, not in slx_place, so
      * that longer queues do not pay for the test (docs/performance.md). */
-    if (i == x->n && x->off + x->n == x->cap && x->n <= x->cap - x->cap / 8) {
-        /* A small leaf more than half full grows instead, so that its
-         * window keeps as much slack as a full leaf's (no compaction per
-         * push in a short queue); failing that, it compacts. */
-        struct slx_leaf *y = x->cap < ty->kpn && x->n > x->cap / 2
-                                 ? slx_grow_leaf(ty, L, x)
-                                 : NULL;
-        if (y)
-            x = y;
-        else
-            slx_compact(ty, x);
-    }
+    if (i == x->n && x->off + x->n == x->cap && x->n <= x->cap - x->cap / 8)
+        slx_compact(ty, x);
     slx_place(ty, x, i, &v);
     slx_added(ty, L, e);
     return 1;
