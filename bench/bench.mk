@@ -10,11 +10,13 @@
 #   make bench-report   CSV (default bench/results-quick.csv, CSV=...) ->
 #                       docs/plots/*.png and the tables in docs/performance.md
 #   make bench-build    only build; SUITES="map limit" narrows any target
+#   BENCH_BASE=REV      with any of them: also measure REV's skiplist.h, side
+#                       by side (below, and docs/benchmark.md)
 
 BENCH_SUITES ?= $(sort $(patsubst bench/suite_%.c,%,$(wildcard bench/suite_*.c)))
 SUITES       ?= $(BENCH_SUITES)
 BENCH_DIR    := $(BUILD)/bench
-BENCH_BINS    = $(SUITES:%=$(BENCH_DIR)/%)
+BENCH_BINS    = $(foreach s,$(SUITES),$(call bench_bin,$(s)))
 
 # One code-generation setting for every implementation, ours and the peers'
 # (header-only peers get it too; packaged libraries are as Debian built them).
@@ -64,7 +66,8 @@ bench-deps:
 # $(1) = suite. Objects live per suite so that the suite's flags apply.
 define BENCH_SUITE_RULES
 BENCH_OBJ_$(1) := $$(patsubst bench/%.c,$(BENCH_DIR)/obj/%.o,\
-    bench/suite_$(1).c $$(sort $$(wildcard bench/$(1)_*.c))) \
+    bench/suite_$(1).c $$(sort $$(filter-out bench/$(1)_base.c,\
+    $$(wildcard bench/$(1)_*.c)))) \
     $$(patsubst bench/%.cc,$(BENCH_DIR)/obj/%.cc.o,\
     $$(sort $$(wildcard bench/$(1)_*.cc)))
 BENCH_LD_$(1) := $$(if $$(wildcard bench/$(1)_*.cc),$$(CXX),$$(CC))
@@ -86,6 +89,86 @@ $(BENCH_DIR)/obj/%.cc.o: bench/%.cc
 
 -include $(wildcard $(BENCH_DIR)/obj/*.d)
 
+# ------------------------------------------------- comparing two headers
+# BENCH_BASE=REV (a commit, tag or branch of this repository): the suites
+# that have a bench/S_base.c (map, extent, pq) also measure REV's
+# skiplist.h, in its default configuration, as the row "skiplist_base",
+# in the same program and the same repetitions as "skiplist", so the ratio
+# between the two survives a noisy machine. bench/S_base.c is compiled with
+# $(BENCH_BASE_DIR), which holds REV's skiplist.h alone, ahead of the
+# source tree on its include path; it includes the very adapter the
+# current row uses (bench/S_skiplist.h). Everything skiplist.h defines is
+# static or static inline, so the two versions share one program. Those
+# suites are then linked as $(BENCH_BASE_DIR)/bin/S, from their driver
+# compiled with -DBENCH_BASE_ROW (which lists the row), S_base.o and the
+# suite's other objects as they are; the default binaries are left alone.
+# The header is extracted again when REV names another commit. Unset (the
+# default), none of this is defined and git is not called.
+BENCH_BASE        ?=
+BENCH_BASE_DIR    := $(BENCH_DIR)/base
+BENCH_BASE_SUITES := $(patsubst bench/%_base.c,%,$(wildcard bench/*_base.c))
+
+ifneq ($(strip $(BENCH_BASE)),)
+BENCH_BASE_SHA := $(shell git rev-parse --verify --quiet \
+                    '$(strip $(BENCH_BASE))^{commit}')
+ifeq ($(BENCH_BASE_SHA),)
+$(error BENCH_BASE=$(BENCH_BASE) names no commit of this repository)
+endif
+BENCH_BASE_ON := $(filter $(BENCH_BASE_SUITES),$(BENCH_SUITES))
+BENCH_BASE_HDR := $(BENCH_BASE_DIR)/skiplist.h
+BENCH_BASE_REV := $(BENCH_BASE_DIR)/rev
+
+# Looked at whenever a base object is wanted, rewritten only when REV names
+# another commit than last time: the header is then older than it and is
+# extracted again (make reads a target's time after its recipe has run, so
+# a file left untouched remakes nothing).
+.PHONY: bench-base-force
+bench-base-force:
+$(BENCH_BASE_REV): bench-base-force
+	@mkdir -p $(@D)
+	@echo $(BENCH_BASE_SHA) | cmp -s - $@ || echo $(BENCH_BASE_SHA) > $@
+
+$(BENCH_BASE_HDR): $(BENCH_BASE_REV)
+	git show $(BENCH_BASE_SHA):skiplist.h > $@.tmp
+	@mv $@.tmp $@
+
+# $(1) = suite with a bench/$(1)_base.c.
+define BENCH_BASE_RULES
+BENCH_BASE_OBJ_$(1) := $(BENCH_BASE_DIR)/obj/suite_$(1).o \
+    $(BENCH_BASE_DIR)/obj/$(1)_base.o \
+    $$(filter-out $(BENCH_DIR)/obj/suite_$(1).o,$$(BENCH_OBJ_$(1)))
+
+$(BENCH_BASE_DIR)/obj/suite_$(1).o $(BENCH_BASE_DIR)/obj/$(1)_base.o: \
+    BENCH_XFLAGS = $$(BENCH_CFLAGS_$(1))
+
+$(BENCH_BASE_DIR)/obj/suite_$(1).o: bench/suite_$(1).c
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(BENCH_CFLAGS) $$(BENCH_XFLAGS) -DBENCH_BASE_ROW -c -o $$@ $$<
+
+$(BENCH_BASE_DIR)/obj/$(1)_base.o: bench/$(1)_base.c $(BENCH_BASE_HDR)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(patsubst -I.,-I$(BENCH_BASE_DIR) -I.,$$(BENCH_CFLAGS)) \
+	    $$(BENCH_XFLAGS) -c -o $$@ $$<
+
+$(BENCH_BASE_DIR)/bin/$(1): $$(BENCH_BASE_OBJ_$(1))
+	@mkdir -p $$(dir $$@)
+	$$(BENCH_LD_$(1)) $$(BENCH_OPT) -o $$@ $$^ $$(BENCH_LIBS_$(1)) $$(BENCH_LDLIBS)
+endef
+$(foreach s,$(BENCH_BASE_ON),$(eval $(call BENCH_BASE_RULES,$(s))))
+
+-include $(wildcard $(BENCH_BASE_DIR)/obj/*.d)
+
+BENCH_BASE_NOTE := bench: skiplist_base is skiplist.h at $(BENCH_BASE) \
+                   ($(BENCH_BASE_SHA)) in: $(BENCH_BASE_ON)
+
+# A comparison is not a result to commit: its CSVs go next to the header.
+BENCH_QUICK_CSV := $(BENCH_BASE_DIR)/results-quick.csv
+BENCH_FULL_CSV  := $(BENCH_BASE_DIR)/results.csv
+endif
+
+# The program a run of suite $(1) uses.
+bench_bin = $(if $(filter $(1),$(BENCH_BASE_ON)),$(BENCH_BASE_DIR)/bin/$(1),$(BENCH_DIR)/$(1))
+
 bench-build: $(BENCH_BINS)
 
 # Builds and runs each suite (MODE is --quick or empty) and collects the
@@ -95,14 +178,16 @@ bench-build: $(BENCH_BINS)
 # under the real name.
 bench-run:
 	@out=$(OUT).tmp; fail=""; \
+	$(if $(BENCH_BASE_ON),echo "$(BENCH_BASE_NOTE)" >&2;) \
 	echo "$(BENCH_HEADER)" > $$out; \
-	for s in $(SUITES); do \
-	    if ! $(MAKE) --no-print-directory $(BENCH_DIR)/$$s; then \
+	for sb in $(foreach s,$(SUITES),$(s)=$(call bench_bin,$(s))); do \
+	    s=$${sb%%=*}; bin=$${sb#*=}; \
+	    if ! $(MAKE) --no-print-directory $$bin; then \
 	        fail="$$fail $$s(build)"; continue; \
 	    fi; \
 	    echo "== bench: $$s $(MODE)" >&2; \
 	    t0=$$(date +%s); \
-	    ./$(BENCH_DIR)/$$s $(MODE) >> $$out || fail="$$fail $$s"; \
+	    ./$$bin $(MODE) >> $$out || fail="$$fail $$s"; \
 	    echo "== bench: $$s took $$(( $$(date +%s) - t0 )) s" >&2; \
 	done; \
 	mv $$out $(OUT); \

@@ -71,6 +71,9 @@ extern const struct map_impl map_impl_bsd_rb;
 extern const struct map_impl map_impl_judyl;
 extern const struct map_impl map_impl_absl_btree;
 extern const struct map_impl map_impl_glib_gtree;
+/* An earlier skiplist.h (bench/map_base.c), linked in only with BENCH_BASE
+ * (bench/bench.mk); the driver lists it under BENCH_BASE_ROW. */
+extern const struct map_impl map_impl_skiplist_base;
 
 /* Generates the loop functions of struct map_impl for an adapter P that
  * defines static inline P_insert(h, e) (0 on success), P_find(h, key),

@@ -28,7 +28,7 @@ struct pq_elem {
     uint64_t seq;              /* FIFO tie-break for heaps and trees */
     uint32_t qid;              /* which queue of a batch it belongs to */
     uint32_t idx;              /* binheap: slot in the array */
-    struct skiplist_hook hook; /* skiplist, skiplist_k1 */
+    struct skiplist_hook hook; /* skiplist, skiplist_k1, skiplist_base */
     RB_ENTRY(pq_elem) rb;      /* rb_cached */
     struct bfs_node bfs;       /* bfs_list */
     void *ph;                  /* pairing_heap: the node handle */
@@ -71,6 +71,12 @@ extern const struct pq_impl pq_impl_bfs_list;
 extern const struct pq_impl pq_impl_binheap;
 extern const struct pq_impl pq_impl_pairing_heap;
 extern const struct pq_impl pq_impl_rb_cached;
+/* An earlier skiplist.h (bench/pq_base.c), linked in only with BENCH_BASE
+ * (bench/bench.mk); the driver lists it under BENCH_BASE_ROW. The element
+ * there embeds that header's struct skiplist_hook: pq_elem_size_base is its
+ * sizeof(struct pq_elem), which must equal this one's. */
+extern const struct pq_impl pq_impl_skiplist_base;
+extern const size_t pq_elem_size_base;
 
 /* Generates push_all, remove_all, hold and drain for an adapter P that
  * defines P_push(h, e) (0 on success), P_pop(h) (NULL when empty) and

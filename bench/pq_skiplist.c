@@ -1,12 +1,10 @@
 /* Ours: the priority-queue face of skiplist.h, in its default configuration
  * SKIPLIST_PQ_DEFAULTS (skiplist) and with one key per node (skiplist_k1:
  * the classic Pugh/Kolivas layout, the other parameters as the default so
- * that the difference is the leaves alone). Default pooled allocator. */
-#include <stdlib.h>
+ * that the difference is the leaves alone). Default pooled allocator. The
+ * adapter is bench/pq_skiplist.h, shared with bench/pq_base.c. */
+#include "bench/pq_skiplist.h"
 
-#include "bench/pq_impl.h"
-
-#define PQ_ELEM_KEY(e) ((e)->key)
 /* Tuning: -DPQ_SL_CONFIG=KPN,MAXLVL,PSHIFT in BENCH_OPT measures another
  * configuration under the name "skiplist". */
 #ifndef PQ_SL_CONFIG
@@ -16,63 +14,6 @@ SKIPLIST_PQ_DEFINE(bpq_sl, struct pq_elem, uint64_t, PQ_ELEM_KEY,
                    SKIPLIST_CMP_NUM, hook, PQ_SL_CONFIG)
 SKIPLIST_PQ_DEFINE(bpq_k1, struct pq_elem, uint64_t, PQ_ELEM_KEY,
                    SKIPLIST_CMP_NUM, hook, 1, SKIPLIST_DEFAULT_MAXLVL, 2)
-
-/* Level seed: fixed, so a run's shape is the same every time. */
-#define PQ_SL_SEED 0x5eedull
-
-#define PQ_SKIPLIST_ADAPTER(P, IMPL, NAME)                                   \
-    static void *P##_a_create(size_t cap)                                    \
-    {                                                                        \
-        (void)cap;                                                           \
-        struct P *q = (struct P *)malloc(sizeof(*q));                        \
-        if (q && P##_init(q, NULL, PQ_SL_SEED)) {                            \
-            free(q);                                                         \
-            q = NULL;                                                        \
-        }                                                                    \
-        return q;                                                            \
-    }                                                                        \
-    static void P##_a_destroy(void *h)                                       \
-    {                                                                        \
-        P##_destroy((struct P *)h, NULL, NULL);                              \
-        free(h);                                                             \
-    }                                                                        \
-    /* Nodes and pool from the engine's accounting, plus the hooks. */       \
-    static double P##_a_bytes(void *h, size_t n)                             \
-    {                                                                        \
-        return (double)P##_bytes((struct P *)h) +                            \
-               (double)(n * sizeof(struct skiplist_hook));                   \
-    }                                                                        \
-    /* The head as a user embeds it, the engine's bytes, the hooks. */       \
-    static double P##_a_footprint(void *h, size_t n)                         \
-    {                                                                        \
-        return (double)sizeof(struct P) + P##_a_bytes(h, n);                 \
-    }                                                                        \
-    static void *P##_a_many(struct pq_elem *e, size_t count)                 \
-    {                                                                        \
-        struct P *a = (struct P *)malloc(count * sizeof(*a));                \
-        for (size_t i = 0; a && i < count; i++)                              \
-            if (P##_init(&a[i], NULL, PQ_SL_SEED) || P##_push(&a[i], &e[i])) \
-                return NULL; /* the child exits: nothing to free */          \
-        return a;                                                            \
-    }                                                                        \
-    static inline int P##_a_push(void *h, struct pq_elem *e)                 \
-    {                                                                        \
-        return P##_push((struct P *)h, e);                                   \
-    }                                                                        \
-    static inline struct pq_elem *P##_a_pop(void *h)                         \
-    {                                                                        \
-        return P##_pop((struct P *)h);                                       \
-    }                                                                        \
-    static inline int P##_a_remove(void *h, struct pq_elem *e)               \
-    {                                                                        \
-        return P##_remove((struct P *)h, e);                                 \
-    }                                                                        \
-    PQ_LOOPS(P##_a)                                                          \
-    const struct pq_impl IMPL = {                                            \
-        NAME,        P##_a_create,   P##_a_destroy,                          \
-        P##_a_bytes, P##_a_push_all, P##_a_remove_all,                       \
-        P##_a_hold,  P##_a_drain,    P##_a_footprint,                        \
-        P##_a_many};
 
 PQ_SKIPLIST_ADAPTER(bpq_sl, pq_impl_skiplist, "skiplist")
 PQ_SKIPLIST_ADAPTER(bpq_k1, pq_impl_skiplist_k1, "skiplist_k1")

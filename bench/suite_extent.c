@@ -14,33 +14,34 @@
  * (2 MiB), skewed small as DMA traffic is; each is aligned to its size
  * rounded up to a power of two, as Linux does for size-aligned IOVAs. The
  * address space grows with n so that the fill leaves it about 60% used.
- * Both implementations get the same request sizes and the same choices of
- * victim (by index into their own live arrays).
+ * Every implementation gets the same request sizes and the same choices of
+ * victim (by index into its own live array).
  *
- * Usage: build/bench/extent [--quick]   (rows on stdout, progress on stderr)
+ * Usage: build/bench/extent [--quick] [--n N] [--op A,B] [--impl A,B]
+ * (rows on stdout, progress on stderr; see main)
  */
-#include <errno.h>
 #include <stdbool.h>
 
 #include "harness.h"
-#include "skiplist.h"
 
 /* ------------------------------------------------------------ ours */
 
-struct range {
-    uint64_t start, size; /* pages */
-};
+#include "bench/extent_skiplist.h"
 
 SKIPLIST_EXTENT_DEFINE(sx, struct range, uint64_t, start, size,
                        SKIPLIST_DEFAULTS)
+
+EXTENT_SKIPLIST_ADAPTER(sx, extent_impl_skiplist, "skiplist")
+
+/* BENCH_BASE_ROW (bench/bench.mk, BENCH_BASE=REV): "skiplist_base", the
+ * default configuration of an earlier skiplist.h, is linked in from
+ * bench/extent_base.c. */
 
 /* ------------------------------------------- the peer (extent_iova_rb.c) */
 
 #include "bench/extent_iova_rb.h"
 
-/* --------------------------------------------------------- workload */
-
-#define START_PFN 1 /* pfn 0 is never handed out, as in Linux */
+/* ---------------------------------------------------------- requests */
 
 /* Pages, skewed small: mean about 14. */
 static uint64_t req_size(uint64_t *rs)
@@ -57,129 +58,8 @@ static uint64_t req_size(uint64_t *rs)
     return 65 + bench_rand_below(rs, 448);
 }
 
-static uint64_t pow2_ceil(uint64_t x)
-{
-    uint64_t p = 1;
-    while (p < x)
-        p <<= 1;
-    return p;
-}
-
-/* One implementation behind a small interface: the driver below is shared,
- * so both pay the same indirect calls. */
-struct impl {
-    const char *name;
-    void *(*make)(uint64_t limit, size_t cap);
-    void (*drop)(void *ctx);
-    void *(*alloc)(void *ctx, uint64_t size); /* NULL when full */
-    void (*release)(void *ctx, void *h);
-    void *(*lookup)(void *ctx, uint64_t pfn);
-    uint64_t (*lo)(const void *h);
-    uint64_t (*hi)(const void *h);
-    double (*bytes_per_item)(void *ctx, size_t n);
-    int (*check)(void *ctx);
-    /* The footprint op: bytes the structure costs with its n ranges: its
-     * head, what it allocated and the links it keeps per range. */
-    double (*footprint)(void *ctx, size_t n);
-};
-
-/* ours: insert_hole(HIGHEST) below the limit, elements from a free list */
-struct ours {
-    struct sx sl;
-    uint64_t limit; /* exclusive */
-    struct range *elems;
-    struct range **spare;
-    size_t nspare;
-};
-
-static void *ours_make(uint64_t limit, size_t cap)
-{
-    struct ours *o = (struct ours *)calloc(1, sizeof(*o));
-    if (!o || sx_init(&o->sl, NULL, 12345) != 0)
-        abort();
-    o->limit = limit;
-    o->elems = (struct range *)calloc(cap, sizeof(*o->elems));
-    o->spare = (struct range **)malloc(cap * sizeof(*o->spare));
-    if (!o->elems || !o->spare)
-        abort();
-    for (size_t i = 0; i < cap; i++)
-        o->spare[i] = &o->elems[cap - 1 - i];
-    o->nspare = cap;
-    return o;
-}
-
-static void ours_drop(void *ctx)
-{
-    struct ours *o = (struct ours *)ctx;
-    sx_destroy(&o->sl, NULL, NULL);
-    free(o->elems);
-    free(o->spare);
-    free(o);
-}
-
-static void *ours_alloc(void *ctx, uint64_t size)
-{
-    struct ours *o = (struct ours *)ctx;
-    if (!o->nspare)
-        abort();
-    struct range *e = o->spare[o->nspare - 1];
-    e->size = size;
-    int r = sx_insert_hole(&o->sl, e, pow2_ceil(size), START_PFN, o->limit - 1,
-                           SKIPLIST_HOLE_HIGHEST);
-    if (r != 0) {
-        if (r != -ENOSPC)
-            abort();
-        return NULL;
-    }
-    o->nspare--;
-    return e;
-}
-
-static void ours_release(void *ctx, void *h)
-{
-    struct ours *o = (struct ours *)ctx;
-    if (sx_erase(&o->sl, (struct range *)h) != 0)
-        abort();
-    o->spare[o->nspare++] = (struct range *)h;
-}
-
-static void *ours_lookup(void *ctx, uint64_t pfn)
-{
-    return sx_lookup(&((struct ours *)ctx)->sl, pfn);
-}
-
-static uint64_t ours_lo(const void *h)
-{
-    return ((const struct range *)h)->start;
-}
-
-static uint64_t ours_hi(const void *h)
-{
-    const struct range *r = (const struct range *)h;
-    return r->start + r->size - 1;
-}
-
-static double ours_bpi(void *ctx, size_t n)
-{
-    return n ? (double)sx_bytes(&((struct ours *)ctx)->sl) / (double)n : -1;
-}
-
-static double ours_footprint(void *ctx, size_t n)
-{
-    (void)n;
-    return (double)(sizeof(struct sx) + sx_bytes(&((struct ours *)ctx)->sl));
-}
-
-static int ours_check(void *ctx)
-{
-    char why[200];
-    int r = sx_check(&((struct ours *)ctx)->sl, why, sizeof(why));
-    if (r)
-        fprintf(stderr, "extent: skiplist check failed: %s\n", why);
-    return r;
-}
-
-/* iova_rb: alloc_iova(size, limit - 1, size_aligned = 1) */
+/* ------------------------------------------------------- iova_rb adapter
+ * alloc_iova(size, limit - 1, size_aligned = 1) */
 struct peer {
     struct iova_domain *d;
     uint64_t limit;
@@ -255,17 +135,25 @@ static int peer_check(void *ctx)
     return 0;
 }
 
-static const struct impl impls[] = {
-    {"skiplist", ours_make, ours_drop, ours_alloc, ours_release, ours_lookup,
-     ours_lo, ours_hi, ours_bpi, ours_check, ours_footprint},
-    {"iova_rb", peer_make, peer_drop, peer_alloc, peer_release, peer_lookup,
-     peer_lo, peer_hi, peer_bpi, peer_check, peer_footprint},
+/* No many: iova_rb allocates its ranges itself (footprint_rss below). */
+static const struct extent_impl extent_impl_iova_rb = {
+    "iova_rb", peer_make, peer_drop, peer_alloc, peer_release,   peer_lookup,
+    peer_lo,   peer_hi,   peer_bpi,  peer_check, peer_footprint, NULL};
+
+/* skiplist_base, an earlier skiplist.h (bench/extent_base.c), is there only
+ * with BENCH_BASE (bench/bench.mk defines BENCH_BASE_ROW). */
+static const struct extent_impl *const impls[] = {
+    &extent_impl_skiplist,
+#ifdef BENCH_BASE_ROW
+    &extent_impl_skiplist_base,
+#endif
+    &extent_impl_iova_rb,
 };
 
 /* ------------------------------------------------------------ driver */
 
 struct run {
-    const struct impl *im;
+    const struct extent_impl *im;
     void *ctx;
     void **live;
     size_t nlive, cap;
@@ -350,9 +238,12 @@ static void check_or_die(struct run *r)
         exit(1);
 }
 
-/* Both implementations are set up side by side and their repetitions
- * alternate, so a change in machine load hits both alike and the ratio
- * holds (this is a shared machine). */
+/* The selected implementations (--impl; all by default) are set up side by
+ * side and their repetitions alternate, so a change in machine load hits
+ * all alike and the ratios hold (this is a shared machine). */
+static const struct extent_impl *sel[NIMPL];
+static size_t nsel;
+
 static void bench_n(size_t n, bool quick)
 {
     /* ~60% of the space used after the fill: sizes average ~14 pages and
@@ -365,8 +256,8 @@ static void bench_n(size_t n, bool quick)
     uint64_t rs[NIMPL];
     double v[NIMPL][REPS];
 
-    for (size_t k = 0; k < NIMPL; k++) {
-        r[k] = (struct run){&impls[k], NULL, NULL, 0, 0, 0};
+    for (size_t k = 0; k < nsel; k++) {
+        r[k] = (struct run){sel[k], NULL, NULL, 0, 0, 0};
         uint64_t t0 = bench_now_ns();
         run_setup(&r[k], n, limit);
         fprintf(stderr, "  extent %s n=%zu: setup %.2f s, %lu ENOSPC\n",
@@ -382,12 +273,12 @@ static void bench_n(size_t n, bool quick)
 
     unsigned long total[NIMPL] = {0};
     for (int i = 0; i < REPS; i++)
-        for (size_t k = 0; k < NIMPL; k++) {
+        for (size_t k = 0; k < nsel; k++) {
             unsigned long done;
             v[k][i] = run_alloc_free(&r[k], &rs[k], af_ops, budget, &done);
             total[k] += done;
         }
-    for (size_t k = 0; k < NIMPL; k++) {
+    for (size_t k = 0; k < nsel; k++) {
         bench_row("extent", r[k].im->name, "alloc_free", n, 1,
                   bench_median(v[k], REPS),
                   r[k].im->bytes_per_item(r[k].ctx, r[k].nlive));
@@ -399,7 +290,7 @@ static void bench_n(size_t n, bool quick)
     /* Queries: a random address inside a random live range, drawn the
      * same way from each implementation's own live set. */
     uint64_t *q[NIMPL];
-    for (size_t k = 0; k < NIMPL; k++) {
+    for (size_t k = 0; k < nsel; k++) {
         q[k] = (uint64_t *)malloc(nq * sizeof(*q[k]));
         if (!q[k])
             abort();
@@ -412,9 +303,9 @@ static void bench_n(size_t n, bool quick)
         run_lookup(&r[k], q[k], nq / 4);
     }
     for (int i = 0; i < REPS; i++)
-        for (size_t k = 0; k < NIMPL; k++)
+        for (size_t k = 0; k < nsel; k++)
             v[k][i] = run_lookup(&r[k], q[k], nq);
-    for (size_t k = 0; k < NIMPL; k++) {
+    for (size_t k = 0; k < nsel; k++) {
         bench_row("extent", r[k].im->name, "lookup_point", n, 1,
                   bench_median(v[k], REPS),
                   r[k].im->bytes_per_item(r[k].ctx, r[k].nlive));
@@ -436,10 +327,11 @@ static void bench_n(size_t n, bool quick)
 /* ----------------------------------------------------------- footprint
  * footprint: bytes one extent index costs with n ranges, n = 0 ... 256,
  * allocated as alloc_free allocates them (sizes from req_size, top-down).
- * footprint_rss (ours only: iova_rb's ranges are nodes it allocates itself,
- * so they cannot be allocated before the baseline): the process's resident
- * memory growth over RSS_LISTS indexes of one range each, per index, in a
- * child process, the ranges allocated and written before the baseline. */
+ * footprint_rss (ours only, the implementations with many(): iova_rb's
+ * ranges are nodes it allocates itself, so they cannot be allocated before
+ * the baseline): the process's resident memory growth over RSS_LISTS
+ * indexes of one range each, per index, in a child process, the ranges
+ * allocated and written before the baseline. */
 static const size_t footprint_sizes[] = {0, 1, 4, 16, 64, 256};
 #define RSS_LISTS 1000000
 
@@ -447,7 +339,7 @@ static bool run_footprint(const char *only_impl)
 {
     bool ok = true;
     for (size_t k = 0; k < NIMPL; k++) {
-        const struct impl *im = &impls[k];
+        const struct extent_impl *im = impls[k];
         if (!bench_listed(only_impl, im->name))
             continue;
         for (size_t i = 0; i < sizeof(footprint_sizes) / sizeof(size_t); i++) {
@@ -471,10 +363,16 @@ static bool run_footprint(const char *only_impl)
     return ok;
 }
 
-/* In the child: bytes of process memory per one-range index (ours). */
+struct rss_job {
+    const struct extent_impl *im;
+    size_t count;
+};
+
+/* In the child: bytes of process memory per one-range index. */
 static double rss_child(void *arg)
 {
-    size_t count = *(const size_t *)arg;
+    const struct rss_job *j = (const struct rss_job *)arg;
+    size_t count = j->count;
     struct range *e = (struct range *)malloc(count * sizeof(*e));
     uint64_t rs = 0x727373ull;
     if (!e)
@@ -484,17 +382,10 @@ static double rss_child(void *arg)
         e[i].size = req_size(&rs);
     }
     size_t before = bench_rss();
-    struct sx *a = (struct sx *)malloc(count * sizeof(*a));
-    for (size_t i = 0; a && i < count; i++)
-        if (sx_init(&a[i], NULL, 12345) != 0 ||
-            sx_insert(&a[i], &e[i], NULL) != 0)
-            return -1; /* the child exits: nothing to free */
+    void *a = j->im->many(e, count);
     size_t after = bench_rss();
     if (!a || !before || after < before)
         return -1;
-    for (size_t i = 0; i < count; i += 997)
-        if (sx_lookup(&a[i], e[i].start) != &e[i])
-            return -1;
     return (double)(after - before) / (double)count;
 }
 
@@ -505,38 +396,54 @@ int main(int argc, char **argv)
     static const size_t fast[] = {100000, 1000000};
     const size_t *ns = quick ? fast : full;
     size_t count = quick ? 2 : 4;
-    /* --op A,B: alloc_free and lookup_point run together (lookups need the
-     * fragmented set), footprint, footprint_rss; --impl A,B. Both also
-     * as --opt=value. */
+    /* Development aids (make targets never pass them): --op A,B:
+     * alloc_free and lookup_point run together (lookups need the fragmented
+     * set), footprint, footprint_rss; --impl A,B: those implementations
+     * only; --n N: the timed ops at that size only (footprint and
+     * footprint_rss then only when --op names them). Each also as
+     * --opt=value. */
     const char *only_op = bench_arg(argc, argv, "--op");
     const char *only_impl = bench_arg(argc, argv, "--impl");
+    const char *only_n = bench_arg(argc, argv, "--n");
+    size_t one_n = 0;
     bool timed = !only_op || bench_listed(only_op, "alloc_free") ||
                  bench_listed(only_op, "lookup_point");
-    bool fp = !only_op || bench_listed(only_op, "footprint");
-    bool fp_rss = !only_op || bench_listed(only_op, "footprint_rss");
+    bool fp = only_op ? bench_listed(only_op, "footprint") : !only_n;
+    bool fp_rss = only_op ? bench_listed(only_op, "footprint_rss") : !only_n;
     bool ok = true;
 
     if (only_op && !timed && !fp && !fp_rss) {
         fprintf(stderr, "extent: --op: no known op in '%s'\n", only_op);
         return 2;
     }
-    if (only_impl && timed)
-        fprintf(stderr, "extent: --impl applies to footprint only (the timed "
-                        "ops run both implementations side by side)\n");
+    if (only_n) {
+        one_n = (size_t)strtoull(only_n, NULL, 10);
+        if (one_n < 2) {
+            fprintf(stderr, "extent: --n wants at least 2\n");
+            return 2;
+        }
+        ns = &one_n;
+        count = 1;
+    }
+    for (size_t k = 0; k < NIMPL; k++)
+        if (bench_listed(only_impl, impls[k]->name))
+            sel[nsel++] = impls[k];
     /* First, while the heap is fresh: the child forks from it. */
-    if (fp_rss && bench_listed(only_impl, "skiplist")) {
-        size_t lists = RSS_LISTS;
-        double b = bench_in_child(rss_child, &lists);
+    for (size_t k = 0; k < nsel && fp_rss; k++) {
+        if (!sel[k]->many)
+            continue;
+        struct rss_job j = {sel[k], RSS_LISTS};
+        double b = bench_in_child(rss_child, &j);
         if (b < 0) {
-            fprintf(stderr, "extent: skiplist: footprint_rss failed\n");
+            fprintf(stderr, "extent: %s: footprint_rss failed\n", sel[k]->name);
             ok = false;
         } else {
-            bench_row_bytes("extent", "skiplist", "footprint_rss", 1, b);
+            bench_row_bytes("extent", sel[k]->name, "footprint_rss", 1, b);
         }
     }
     if (fp)
         ok = run_footprint(only_impl) && ok;
-    for (size_t i = 0; i < count && timed; i++)
+    for (size_t i = 0; i < count && timed && nsel; i++)
         bench_n(ns[i], quick);
     return ok ? 0 : 1;
 }

@@ -38,9 +38,8 @@
 #include "bench/map_impl.h"
 
 /* ------------------------------------------------------------ skiplist */
-#include "skiplist.h"
+#include "bench/map_skiplist.h"
 
-#define MAP_ELEM_KEY(e) ((e)->key)
 SKIPLIST_DEFINE(smap, struct map_elem, uint64_t, MAP_ELEM_KEY, SKIPLIST_CMP_NUM,
                 SKIPLIST_DEFAULTS)
 /* Tuning: -DMAP_SL_ALT=KPN,MAXLVL,PSHIFT in BENCH_OPT adds that
@@ -56,109 +55,26 @@ SKIPLIST_DEFINE(smap1, struct map_elem, uint64_t, MAP_ELEM_KEY,
                 SKIPLIST_CMP_NUM, 1, SKIPLIST_DEFAULT_MAXLVL,
                 SKIPLIST_DEFAULT_PSHIFT)
 
-/* Level seed: fixed, so a run's shape is the same every time. */
-#define MAP_SL_SEED 0x51ee7ull
-
-/* The adapter for one instantiation P; IMPL names the row. */
-#define MAP_SKIPLIST_ADAPTER(P, IMPL)                                       \
-    static void *P##_a_create(void)                                         \
-    {                                                                       \
-        struct P *sl = malloc(sizeof(*sl));                                 \
-        if (sl && P##_init(sl, NULL, MAP_SL_SEED) != 0) {                   \
-            free(sl);                                                       \
-            sl = NULL;                                                      \
-        }                                                                   \
-        return sl;                                                          \
-    }                                                                       \
-    static void P##_a_destroy(void *h)                                      \
-    {                                                                       \
-        P##_destroy(h, NULL, NULL);                                         \
-        free(h);                                                            \
-    }                                                                       \
-    static size_t P##_a_count(void *h)                                      \
-    {                                                                       \
-        return P##_count(h);                                                \
-    }                                                                       \
-    static double P##_a_bytes(void *h)                                      \
-    {                                                                       \
-        return (double)P##_bytes(h);                                        \
-    }                                                                       \
-    static inline int P##_a_insert(void *h, struct map_elem *e)             \
-    {                                                                       \
-        return P##_insert(h, e, NULL);                                      \
-    }                                                                       \
-    static inline struct map_elem *P##_a_find(void *h, uint64_t key)        \
-    {                                                                       \
-        return P##_find(h, key);                                            \
-    }                                                                       \
-    static inline struct map_elem *P##_a_lower_bound(void *h, uint64_t key) \
-    {                                                                       \
-        return P##_lower_bound(h, key);                                     \
-    }                                                                       \
-    static inline int P##_a_erase(void *h, uint64_t key)                    \
-    {                                                                       \
-        return P##_erase_key(h, key, NULL);                                 \
-    }                                                                       \
-    /* The head as a user embeds it plus what the engine holds. */          \
-    static double P##_a_footprint(void *h)                                  \
-    {                                                                       \
-        return (double)(sizeof(struct P) + P##_bytes(h));                   \
-    }                                                                       \
-    static void *P##_a_many(struct map_elem *e, size_t count)               \
-    {                                                                       \
-        struct P *a = malloc(count * sizeof(*a));                           \
-        for (size_t i = 0; a && i < count; i++)                             \
-            if (P##_init(&a[i], NULL, MAP_SL_SEED) != 0 ||                  \
-                P##_insert(&a[i], &e[i], NULL) != 0) {                      \
-                free(a); /* a child process that exits: no destroy */       \
-                a = NULL;                                                   \
-            }                                                               \
-        return a;                                                           \
-    }                                                                       \
-    MAP_LOOPS(P##_a)                                                        \
-    static uint64_t P##_a_scan(void *h, size_t *count)                      \
-    {                                                                       \
-        struct P##_iter it;                                                 \
-        uint64_t sum = 0;                                                   \
-        size_t c = 0;                                                       \
-        for (struct map_elem *e = P##_iter_first(&it, h); e;                \
-             e = P##_iter_next(&it)) {                                      \
-            sum += (uintptr_t)e;                                            \
-            c++;                                                            \
-        }                                                                   \
-        *count = c;                                                         \
-        return sum;                                                         \
-    }                                                                       \
-    static const struct map_impl map_impl_##P = {                           \
-        .name = IMPL,                                                       \
-        .create = P##_a_create,                                             \
-        .destroy = P##_a_destroy,                                           \
-        .count = P##_a_count,                                               \
-        .bytes = P##_a_bytes,                                               \
-        .insert_all = P##_a_insert_all,                                     \
-        .find_all = P##_a_find_all,                                         \
-        .find_dep = P##_a_find_dep,                                         \
-        .lower_bound_all = P##_a_lower_bound_all,                           \
-        .erase_all = P##_a_erase_all,                                       \
-        .scan = P##_a_scan,                                                 \
-        .footprint = P##_a_footprint,                                       \
-        .many = P##_a_many,                                                 \
-    };
-
-MAP_SKIPLIST_ADAPTER(smap, "skiplist")
-MAP_SKIPLIST_ADAPTER(smap1, "skiplist_k1")
+MAP_SKIPLIST_ADAPTER(smap, map_impl_skiplist, "skiplist")
+MAP_SKIPLIST_ADAPTER(smap1, map_impl_skiplist_k1, "skiplist_k1")
 #ifdef MAP_SL_ALT
-MAP_SKIPLIST_ADAPTER(smapalt, "skiplist_alt")
+MAP_SKIPLIST_ADAPTER(smapalt, map_impl_skiplist_alt, "skiplist_alt")
 #endif
+/* BENCH_BASE_ROW (bench/bench.mk, BENCH_BASE=REV): "skiplist_base", the
+ * default configuration of an earlier skiplist.h, is linked in from
+ * bench/map_base.c. */
 
 /* ------------------------------------------------------------- driver */
 static const struct map_impl *const impls[] = {
-    &map_impl_smap,       &map_impl_smap1,
+    &map_impl_skiplist,      &map_impl_skiplist_k1,
 #ifdef MAP_SL_ALT
-    &map_impl_smapalt,
+    &map_impl_skiplist_alt,
 #endif
-    &map_impl_bsd_rb,     &map_impl_judyl,
-    &map_impl_absl_btree, &map_impl_glib_gtree,
+#ifdef BENCH_BASE_ROW
+    &map_impl_skiplist_base,
+#endif
+    &map_impl_bsd_rb,        &map_impl_judyl,
+    &map_impl_absl_btree,    &map_impl_glib_gtree,
 };
 #define NIMPL (sizeof(impls) / sizeof(impls[0]))
 static bool selected[NIMPL];
@@ -758,10 +674,12 @@ int main(int argc, char **argv)
      * and only insert_rand (the build the other ops need anyway), find_rand
      * and find_dep (throughput and latency) and scan: insert_seq and
      * erase_rand at 10^7 would add about a minute to make bench-quick,
-     * which must stay under five on the 2-core machine. */
+     * which must stay under five on the 2-core machine. skiplist_base (an
+     * earlier header, present only with BENCH_BASE) runs wherever skiplist
+     * does. */
     static const struct size_spec quick_sizes[] = {
         {1000000, NULL, ALL_OPS},
-        {10000000, "skiplist,absl_btree,judyl",
+        {10000000, "skiplist,skiplist_base,absl_btree,judyl",
          OPB(OP_INSERT_RAND) | OPB(OP_FIND_RAND) | OPB(OP_FIND_DEP) |
              OPB(OP_SCAN)},
     };

@@ -39,9 +39,16 @@
 #include "bench/harness.h"
 #include "bench/pq_impl.h"
 
+/* skiplist_base, an earlier skiplist.h (bench/pq_base.c), is there only
+ * with BENCH_BASE (bench/bench.mk defines BENCH_BASE_ROW). */
 static const struct pq_impl *const impls[] = {
-    &pq_impl_skiplist, &pq_impl_skiplist_k1,  &pq_impl_bfs_list,
-    &pq_impl_binheap,  &pq_impl_pairing_heap, &pq_impl_rb_cached};
+    &pq_impl_skiplist,      &pq_impl_skiplist_k1,
+#ifdef BENCH_BASE_ROW
+    &pq_impl_skiplist_base,
+#endif
+    &pq_impl_bfs_list,      &pq_impl_binheap,
+    &pq_impl_pairing_heap,  &pq_impl_rb_cached,
+};
 #define NIMPL (sizeof impls / sizeof impls[0])
 
 enum { OP_HOLD, OP_ERASE, OP_INSERT, NOPS };
@@ -336,6 +343,16 @@ int main(int argc, char **argv)
     int status = 0;
     bool failed[NIMPL] = {false};
 
+#ifdef BENCH_BASE_ROW
+    if (pq_elem_size_base != sizeof(struct pq_elem)) {
+        fprintf(stderr,
+                "pq: skiplist_base: struct pq_elem is %zu bytes under the "
+                "earlier skiplist.h and %zu under this one (struct "
+                "skiplist_hook changed): the two cannot share the driver\n",
+                pq_elem_size_base, sizeof(struct pq_elem));
+        return 2;
+    }
+#endif
     timer_cost_ns = measure_timer_cost();
     uint64_t inc[NINC];
     uint64_t irng = 0x1234abcdull;

@@ -1,0 +1,134 @@
+/* The extent suite's adapter for skiplist.h's extent face, shared by the
+ * driver (bench/suite_extent.c: the current skiplist.h) and
+ * bench/extent_base.c (an earlier skiplist.h, BENCH_BASE in bench/bench.mk),
+ * so that both rows run the very same adapter code. It uses the public API
+ * only (name_init, name_insert_hole, name_bytes, ...) and sizeof the head,
+ * never its fields, so it compiles against either version of the header:
+ * whichever "skiplist.h" the including translation unit finds first on its
+ * include path.
+ *
+ * Allocation is insert_hole(HIGHEST) below the limit, size-aligned, the
+ * ranges taken from a free list of pre-allocated elements. */
+#ifndef BENCH_EXTENT_SKIPLIST_H
+#define BENCH_EXTENT_SKIPLIST_H
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "bench/extent_impl.h"
+#include "skiplist.h"
+
+/* Level seed: fixed, so a run's shape is the same every time. */
+#define EXTENT_SL_SEED 12345
+
+/* The adapter for one instantiation P of SKIPLIST_EXTENT_DEFINE over struct
+ * range (start, size): defines const struct extent_impl IMPL, whose row is
+ * named NAME. */
+#define EXTENT_SKIPLIST_ADAPTER(P, IMPL, NAME)                              \
+    struct P##_ours {                                                       \
+        struct P sl;                                                        \
+        uint64_t limit; /* exclusive */                                     \
+        struct range *elems;                                                \
+        struct range **spare;                                               \
+        size_t nspare;                                                      \
+    };                                                                      \
+    static void *P##_a_make(uint64_t limit, size_t cap)                     \
+    {                                                                       \
+        struct P##_ours *o = (struct P##_ours *)calloc(1, sizeof(*o));      \
+        if (!o || P##_init(&o->sl, NULL, EXTENT_SL_SEED) != 0)              \
+            abort();                                                        \
+        o->limit = limit;                                                   \
+        o->elems = (struct range *)calloc(cap, sizeof(*o->elems));          \
+        o->spare = (struct range **)malloc(cap * sizeof(*o->spare));        \
+        if (!o->elems || !o->spare)                                         \
+            abort();                                                        \
+        for (size_t i = 0; i < cap; i++)                                    \
+            o->spare[i] = &o->elems[cap - 1 - i];                           \
+        o->nspare = cap;                                                    \
+        return o;                                                           \
+    }                                                                       \
+    static void P##_a_drop(void *ctx)                                       \
+    {                                                                       \
+        struct P##_ours *o = (struct P##_ours *)ctx;                        \
+        P##_destroy(&o->sl, NULL, NULL);                                    \
+        free(o->elems);                                                     \
+        free(o->spare);                                                     \
+        free(o);                                                            \
+    }                                                                       \
+    static void *P##_a_alloc(void *ctx, uint64_t size)                      \
+    {                                                                       \
+        struct P##_ours *o = (struct P##_ours *)ctx;                        \
+        if (!o->nspare)                                                     \
+            abort();                                                        \
+        struct range *e = o->spare[o->nspare - 1];                          \
+        e->size = size;                                                     \
+        int r = P##_insert_hole(&o->sl, e, pow2_ceil(size), START_PFN,      \
+                                o->limit - 1, SKIPLIST_HOLE_HIGHEST);       \
+        if (r != 0) {                                                       \
+            if (r != -ENOSPC)                                               \
+                abort();                                                    \
+            return NULL;                                                    \
+        }                                                                   \
+        o->nspare--;                                                        \
+        return e;                                                           \
+    }                                                                       \
+    static void P##_a_release(void *ctx, void *h)                           \
+    {                                                                       \
+        struct P##_ours *o = (struct P##_ours *)ctx;                        \
+        if (P##_erase(&o->sl, (struct range *)h) != 0)                      \
+            abort();                                                        \
+        o->spare[o->nspare++] = (struct range *)h;                          \
+    }                                                                       \
+    static void *P##_a_lookup(void *ctx, uint64_t pfn)                      \
+    {                                                                       \
+        return P##_lookup(&((struct P##_ours *)ctx)->sl, pfn);              \
+    }                                                                       \
+    static uint64_t P##_a_lo(const void *h)                                 \
+    {                                                                       \
+        return ((const struct range *)h)->start;                            \
+    }                                                                       \
+    static uint64_t P##_a_hi(const void *h)                                 \
+    {                                                                       \
+        const struct range *r = (const struct range *)h;                    \
+        return r->start + r->size - 1;                                      \
+    }                                                                       \
+    static double P##_a_bpi(void *ctx, size_t n)                            \
+    {                                                                       \
+        return n ? (double)P##_bytes(&((struct P##_ours *)ctx)->sl) /       \
+                       (double)n                                            \
+                 : -1;                                                      \
+    }                                                                       \
+    static double P##_a_footprint(void *ctx, size_t n)                      \
+    {                                                                       \
+        (void)n;                                                            \
+        return (double)(sizeof(struct P) +                                  \
+                        P##_bytes(&((struct P##_ours *)ctx)->sl));          \
+    }                                                                       \
+    static int P##_a_check(void *ctx)                                       \
+    {                                                                       \
+        char why[200];                                                      \
+        int r = P##_check(&((struct P##_ours *)ctx)->sl, why, sizeof(why)); \
+        if (r)                                                              \
+            fprintf(stderr, "extent: %s check failed: %s\n", NAME, why);    \
+        return r;                                                           \
+    }                                                                       \
+    static void *P##_a_many(struct range *e, size_t count)                  \
+    {                                                                       \
+        struct P *a = (struct P *)malloc(count * sizeof(*a));               \
+        for (size_t i = 0; a && i < count; i++)                             \
+            if (P##_init(&a[i], NULL, EXTENT_SL_SEED) != 0 ||               \
+                P##_insert(&a[i], &e[i], NULL) != 0)                        \
+                return NULL; /* the child exits: nothing to free */         \
+        /* Reads only: the resident memory stays what the build made it. */ \
+        for (size_t i = 0; a && i < count; i += 997)                        \
+            if (P##_lookup(&a[i], e[i].start) != &e[i])                     \
+                return NULL;                                                \
+        return a;                                                           \
+    }                                                                       \
+    const struct extent_impl IMPL = {                                       \
+        NAME,          P##_a_make,   P##_a_drop,      P##_a_alloc,          \
+        P##_a_release, P##_a_lookup, P##_a_lo,        P##_a_hi,             \
+        P##_a_bpi,     P##_a_check,  P##_a_footprint, P##_a_many};
+
+#endif
