@@ -3972,9 +3972,6 @@ SLX_COLD int slx_ext_insert_hole(const struct slx_type *ty, struct slx_list *L,
         hi > ty->key_max ||
         (flags != SKIPLIST_HOLE_LOWEST && flags != SKIPLIST_HOLE_HIGHEST))
         return -EINVAL;
-    int rc = slx_writable(ty, L); /* before r takes the head */
-    if (rc)
-        return rc;
     /* The summaries answer for alignments as powers of two (slx_runs). */
     struct slx_holereq r = {
         size, align - 1,       lo,
@@ -3989,6 +3986,14 @@ SLX_COLD int slx_ext_insert_hole(const struct slx_type *ty, struct slx_list *L,
         ok = slx_hole_search(ty, L, &r);
     if (!ok)
         return -ENOSPC;
+    /* Only a call that will insert allocates the aux block (-ENOSPC on a
+     * list never written to leaves it owning nothing); an empty list's
+     * hole then goes after its new head. */
+    int rc = slx_writable(ty, L);
+    if (rc)
+        return rc;
+    if (L->nleaves == 0)
+        r.leaf = L->head;
     unsigned char old[8];
     ty->key_of(e, old);
     ty->set_start(e, r.found);
