@@ -2790,7 +2790,8 @@ SLX_HOT unsigned slx_first_cap(const struct slx_type *ty)
 }
 
 /* x, the full sole leaf of a small list, moves into a leaf with twice the
- * room (kpn at most; the spare, if a requeue reserved one, has kpn). The
+ * room, kpn at most (a requeue never needs it: in a sole leaf it finds room
+ * once its element is out, so no spare is reserved for it). The
  * physical slots keep their places, so a queue's window and tombstone
  * bits carry over; the head's link, the hooks and nothing else point at
  * x (a sole leaf has no index entry). NULL, x kept, on -ENOMEM. */
@@ -2798,9 +2799,8 @@ SLX_COLD struct slx_leaf *slx_grow_leaf(const struct slx_type *ty,
                                         struct slx_list *L, struct slx_leaf *x)
 {
     unsigned cap = x->cap * 2u < ty->kpn ? x->cap * 2u : ty->kpn;
-    struct slx_leaf *y = cap < ty->kpn && !L->aux->spare
-                             ? slx_alloc_small_leaf(ty, L, cap)
-                             : slx_alloc_leaf(ty, L);
+    struct slx_leaf *y = cap < ty->kpn ? slx_alloc_small_leaf(ty, L, cap)
+                                       : slx_alloc_leaf(ty, L);
     if (!y)
         return NULL;
     memcpy(slx_link(ty, y, 0), slx_link(ty, x, 0), ty->link_size);
@@ -3397,7 +3397,6 @@ SLX_COLD int slx_requeue(const struct slx_type *ty, struct slx_list *L, void *e)
     struct slx_leaf *dst = slx_descend(ty, L, key, 0);
     if (dst == h)
         dst = slx_next(ty, h, 0);
-    /* (A small sole leaf that is full grows: into the spare, below.) */
     int roomy = (dst == x && x->n > 1) || dst->n < dst->cap || dst->dead;
     struct slx_leaf *spare = NULL;
     if (!roomy && !L->aux->spare) {
