@@ -33,6 +33,10 @@
  *   SKIPLIST_EXTENT_DEFINE  extent index [start, start + size) with O(log n)
  *                           aligned hole allocation (free-run summaries in
  *                           the index prune the search exactly)
+ * SKIPLIST_RANKED_DEFINE and SKIPLIST_EXTENT_RANKED_DEFINE add order
+ * statistics to the ordered and extent indexes: rank, select (name_at),
+ * range counts and iterators from a position, in O(log n), from a count
+ * per index entry that the other instances do not keep.
  * The full generated API, with complexity and return values, is in
  * docs/api.md and in the "Generated API" comment further down.
  *
@@ -49,10 +53,12 @@
  *
  * Map of this file, top to bottom: version and public types; engine
  * internals by layer (leaf layout and hooks, allocation, init / destroy,
- * search, link maintenance and the index, extent gap summaries, slot
+ * search, link maintenance and the index, element counts, extent gap
+ * summaries, slot
  * primitives, queue
  * windows and tombstones, insert, remove, queue fast paths and entry
- * points, iteration, extent face, invariant check); the "Generated API"
+ * points, iteration, extent face, order statistics, invariant check); the
+ * "Generated API"
  * reference; the instantiation macros. Each public operation and the
  * functions that do it (-> calls, | or):
  *   name_find            slx_find -> slx_bound -> slx_descend
@@ -84,6 +90,13 @@
  *                        -> slx_hole_node -> slx_hole_in_leaf, slx_fit;
  *                        slx_ext_insert
  *   name_iter_*          slx_iter_* (overlap: slx_ext_iter_overlap, _next_)
+ *   name_rank, _count_range  slx_rank_key (| slx_rank_walk: no index);
+ *                        extent: slx_ext_count_range
+ *   name_at, _iter_at    slx_at / slx_iter_at -> slx_at_pos
+ *   name_rank_of         slx_rank_of -> slx_find_elem, slx_leaf_base
+ *   count upkeep         slx_place, slx_take_at -> slx_count_add; shifts
+ *                        and merges -> slx_count_move; splits and drops
+ *                        -> slx_count_up_full, slx_count_dirty
  *   name_check           slx_check -> slx_check_index -> slx_check_node
  *   name_init / _clear / _destroy   slx_init / slx_clear / slx_destroy
  */
@@ -4702,10 +4715,19 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
  *   int    name_insert_hole(struct name *sl, T *e, K_T align, K_T lo, K_T hi, int flags);  sets e->START: 0, -ENOSPC, -EINVAL, -ENOMEM
  *   T     *name_iter_overlap(struct name_iter *it, const struct name *sl, K_T lo, K_T hi);  first overlapping, or NULL
  *   T     *name_iter_next_overlap(struct name_iter *it);        next overlapping, or NULL
+ * Order statistics (SKIPLIST_RANKED_DEFINE, SKIPLIST_EXTENT_RANKED_DEFINE:
+ * the same arguments as SKIPLIST_DEFINE and SKIPLIST_EXTENT_DEFINE, their
+ * face's functions and these; positions are 0-based, all O(log n)):
+ *   size_t  name_rank(const struct name *sl, K_T key);          elements with key < key
+ *   int64_t name_rank_of(const struct name *sl, const T *e);    e's position, -ENOENT (not in sl), -EINVAL (NULL)
+ *   T      *name_at(const struct name *sl, size_t i);           the element at i, NULL when i >= count
+ *   size_t  name_count_range(const struct name *sl, K_T lo, K_T hi);  keys in [lo, hi] (extents: overlapping it); 0 when lo > hi
+ *   T      *name_iter_at(struct name_iter *it, const struct name *sl, size_t i);  at i, or NULL and at the end
  * Loops (for headers; `it` is a struct name_iter, var and tmp are T *):
  *   SKIPLIST_FOREACH(name, sl, it, var)
  *   SKIPLIST_FOREACH_REVERSE(name, sl, it, var)
  *   SKIPLIST_FOREACH_FROM(name, sl, it, var, key)
+ *   SKIPLIST_FOREACH_AT(name, sl, it, var, i)           ranked instances: from position i
  *   SKIPLIST_FOREACH_SAFE(name, sl, it, var, tmp)       body may erase or remove var
  *   SKIPLIST_FOREACH_OVERLAP(name, sl, it, var, lo, hi) extent index
  */
