@@ -318,18 +318,18 @@ extern int madvise(void *addr, size_t len, int advice);
  * circular through the head (a leaf with no slots); the index above them
  * (struct slx_inode) finds the leaf a key belongs in. */
 struct slx_leaf {
-    uint16_t n;       /* slots in use */
-    uint8_t level;    /* number of links: 1 (0 never: see slx_check) */
-    uint8_t unused;   /* padding, zero */
-    uint16_t off;     /* priority queue: first slot in use (see slx_off) */
-    uint16_t dead;    /* priority queue: tombstones in the window (slx_take) */
-    uint64_t tombs;   /* queue, SLX_BITMAP_LEAF: bit s set for a tombstone at
-                       * physical slot s (0 otherwise) */
-    uint32_t version; /* reserved, 0 (skiplist_rcu.h has nodes of its own:
-                       * docs/design.md) */
-    uint32_t cap;     /* slots it has room for: ty->kpn, or fewer for the
-                       * sole leaf of a small list, which grows
-                       * (slx_grow_leaf); the head has none */
+    uint16_t n;     /* slots in use */
+    uint8_t level;  /* number of links: 1 (0 never: see slx_check) */
+    uint8_t unused; /* padding, zero */
+    uint16_t off;   /* priority queue: first slot in use (see slx_off) */
+    uint16_t dead;  /* priority queue: tombstones in the window (slx_take) */
+    uint64_t tombs; /* queue, SLX_BITMAP_LEAF: bit s set for a tombstone at
+                     * physical slot s (0 otherwise) */
+    uint32_t pos;   /* a ranked instance's guess at this leaf's entry in
+                     * its parent (slx_ipos_hint); 0 otherwise */
+    uint32_t cap;   /* slots it has room for: ty->kpn, or fewer for the
+                     * sole leaf of a small list, which grows
+                     * (slx_grow_leaf); the head has none */
     struct slx_inode *parent; /* the index node holding this leaf's entry;
                                * NULL when the list has no index */
 };
@@ -344,13 +344,13 @@ struct slx_leaf {
  * drawn to height h starts a new node on each of the levels 1..h-1 (a
  * B-skiplist), and a node that fills splits in two. See docs/design.md. */
 struct slx_inode {
-    uint32_t version; /* reserved, 0 (see struct slx_leaf) */
-    uint32_t n;       /* entries in use, >= 1 */
-    uint32_t cap;     /* entries it has room for: ty->icap, or more for a
-                       * root grown at the max level (see slx_root_grow) */
-    uint8_t level;    /* 1 .. max_level - 1 */
-    uint8_t big;      /* allocated apart from the pool (a grown root) */
-    uint16_t unused;  /* padding, zero */
+    uint32_t pos;    /* as struct slx_leaf's */
+    uint32_t n;      /* entries in use, >= 1 */
+    uint32_t cap;    /* entries it has room for: ty->icap, or more for a
+                      * root grown at the max level (see slx_root_grow) */
+    uint8_t level;   /* 1 .. max_level - 1 */
+    uint8_t big;     /* allocated apart from the pool (a grown root) */
+    uint16_t unused; /* padding, zero */
     struct slx_inode *parent; /* NULL for the root (and in the stash: next) */
 };
 
@@ -447,7 +447,7 @@ struct slx_type {
      * an empty leaf list (its link points at itself), never written. */
     const struct slx_leaf *empty;
     /* Ranked instances (SKIPLIST_RANKED_DEFINE): every index entry also
-     * counts the elements below it (slx_icounts), for rank and select. */
+     * counts the elements below it (slx_icount), for rank and select. */
     int ranked;
 };
 
@@ -639,10 +639,12 @@ SLX_HOT unsigned char *slx_ikeys(const struct slx_type *ty,
 }
 
 /* Bytes per entry: the key, then the child pointer beside it, so the line
- * a search's last probe loaded usually holds the child it goes to. */
+ * a search's last probe loaded usually holds the child it goes to; then a
+ * ranked instance's count (slx_icount). */
 SLX_HOT size_t slx_istride(const struct slx_type *ty)
 {
-    return SLX_ROUND8(ty->ks) + sizeof(void *);
+    return SLX_ROUND8(ty->ks) + sizeof(void *) +
+           (ty->ranked ? sizeof(size_t) : 0u);
 }
 
 /* Entry j's key and child pointer, and the array after cap entries, given
@@ -679,20 +681,22 @@ SLX_HOT void *slx_ichild(const struct slx_type *ty, const struct slx_inode *P,
     return *slx_ichildp(ty, P, j);
 }
 
-/* Ranked instances: counts[j] is the number of elements in entry j's
+/* Ranked instances: entry j's count, the number of elements in its
  * subtree (a leaf's n for a level-1 node), so a node's counts add up to
- * its own entry's count one level up (the list's count at the root). */
-SLX_HOT size_t *slx_icounts(const struct slx_type *ty,
-                            const struct slx_inode *P)
+ * its own entry's count one level up (the list's count at the root). It
+ * sits after the child pointer, in the entry (slx_istride): the line a
+ * descent loaded for the child holds it, so an insert's upkeep on the way
+ * back up finds it in cache. */
+SLX_HOT size_t *slx_icount(const struct slx_type *ty, const struct slx_inode *P,
+                           unsigned j)
 {
-    return (size_t *)(void *)slx_entry_key(ty, slx_ikeys(ty, P), P->cap);
+    return (size_t *)(void *)(slx_ichildp(ty, P, j) + 1);
 }
 
 SLX_HOT uint64_t *slx_igaps(const struct slx_type *ty,
                             const struct slx_inode *P)
 {
-    return (uint64_t *)(void *)(slx_icounts(ty, P) +
-                                (slx_is_ranked(ty) ? P->cap : 0u));
+    return (uint64_t *)(void *)slx_entry_key(ty, slx_ikeys(ty, P), P->cap);
 }
 
 /* fit[k - 1] of every entry, one array per k: a hole search for one
@@ -727,8 +731,6 @@ SLX_HOT void slx_iset(const struct slx_type *ty, const struct slx_inode *P,
 SLX_HOT size_t slx_inode_size(const struct slx_type *ty, unsigned cap)
 {
     size_t sz = sizeof(struct slx_inode) + (size_t)cap * slx_istride(ty);
-    if (slx_is_ranked(ty))
-        sz += (size_t)cap * sizeof(size_t);
     if (slx_is_extent(ty))
         sz += (size_t)cap * sizeof(struct slx_runs);
     return sz;
@@ -935,7 +937,7 @@ SLX_HOT struct slx_leaf *slx_leaf_fresh(const struct slx_type *ty, void *b,
     x->off = 0;
     x->dead = 0;
     x->tombs = 0;
-    x->version = 0;
+    x->pos = 0;
     x->cap = cap;
     x->parent = NULL;
     return x;
@@ -1632,6 +1634,34 @@ SLX_HOT unsigned slx_ipos_keyed(const struct slx_type *ty,
     return slx_ipos(ty, P, child);
 }
 
+/* Where child remembers its entry in its parent (ranked instances). */
+SLX_HOT uint32_t *slx_pos_of(void *child, unsigned clevel)
+{
+    return clevel == 0 ? &((struct slx_leaf *)child)->pos
+                       : &((struct slx_inode *)child)->pos;
+}
+
+/* child's entry in P, from the position it remembers when that is still
+ * right (one load, on the line a descent read the child pointer from);
+ * else found by bisection and remembered. Entries move only when the
+ * index changes shape, so the guess is almost always right. */
+SLX_HOT unsigned slx_ipos_hint(const struct slx_type *ty,
+                               const struct slx_inode *P, void *child,
+                               unsigned clevel)
+{
+    uint32_t *h = slx_pos_of(child, clevel);
+    unsigned j = *h;
+    if (SLX_LIKELY(j < P->n && slx_ichild(ty, P, j) == child))
+        return j;
+    /* a sibling's new entry before it moved it one place on */
+    if (j + 1u < P->n && slx_ichild(ty, P, j + 1u) == child)
+        j++;
+    else
+        j = slx_ipos_keyed(ty, P, child, clevel);
+    *h = j;
+    return j;
+}
+
 /* The first key of child's subtree is now k: refresh the copies above it,
  * its own entry's and, while it is its node's entry 0, the node's. */
 SLX_COLD void slx_index_key_changed(const struct slx_type *ty, void *child,
@@ -1760,10 +1790,7 @@ SLX_COLD void slx_ientries_move(const struct slx_type *ty, struct slx_inode *D,
                                 unsigned sj, unsigned cnt)
 {
     memmove(slx_ikey(ty, D, dj), slx_ikey(ty, S, sj),
-            (size_t)cnt * slx_istride(ty)); /* keys and children */
-    if (slx_is_ranked(ty))
-        memmove(slx_icounts(ty, D) + dj, slx_icounts(ty, S) + sj,
-                (size_t)cnt * sizeof(size_t));
+            (size_t)cnt * slx_istride(ty)); /* keys, children, counts */
     if (slx_is_extent(ty)) {
         memmove(slx_igaps(ty, D) + dj, slx_igaps(ty, S) + sj,
                 (size_t)cnt * sizeof(uint64_t));
@@ -1778,12 +1805,13 @@ SLX_COLD void slx_ientries_move(const struct slx_type *ty, struct slx_inode *D,
 
 /* --- element counts (ranked instances) ---------------------------- */
 
-/* c[from] + ... + c[to - 1]. */
-SLX_HOT size_t slx_sum(const size_t *c, unsigned from, unsigned to)
+/* The counts of P's entries from .. to - 1. */
+SLX_HOT size_t slx_isum(const struct slx_type *ty, const struct slx_inode *P,
+                        unsigned from, unsigned to)
 {
     size_t s = 0;
     for (unsigned j = from; j < to; j++)
-        s += c[j];
+        s += *slx_icount(ty, P, j);
     return s;
 }
 
@@ -1795,7 +1823,7 @@ SLX_HOT size_t slx_subtree_count(const struct slx_type *ty, const void *child,
     if (clevel == 0)
         return ((const struct slx_leaf *)child)->n;
     const struct slx_inode *P = (const struct slx_inode *)child;
-    return slx_sum(slx_icounts(ty, P), 0, P->n);
+    return slx_isum(ty, P, 0, P->n);
 }
 
 /* After a structural change of the index: child's entry and every entry
@@ -1807,7 +1835,7 @@ SLX_COLD void slx_count_up_full(const struct slx_type *ty, void *child,
                                 unsigned clevel)
 {
     for (struct slx_inode *P = slx_parent_of(child, clevel); P; P = P->parent) {
-        slx_icounts(ty, P)[slx_ipos(ty, P, child)] =
+        *slx_icount(ty, P, slx_ipos_hint(ty, P, child, clevel)) =
             slx_subtree_count(ty, child, clevel);
         child = P;
         clevel = P->level;
@@ -1822,7 +1850,7 @@ SLX_COLD void slx_ientry_insert(const struct slx_type *ty, struct slx_inode *P,
     memcpy(slx_ikey(ty, P, j), key, ty->ks);
     *slx_ichildp(ty, P, j) = child;
     if (slx_is_ranked(ty))
-        slx_icounts(ty, P)[j] = slx_subtree_count(ty, child, P->level - 1u);
+        *slx_icount(ty, P, j) = slx_subtree_count(ty, child, P->level - 1u);
     if (slx_is_extent(ty)) {
         struct slx_runs z;
         memset(&z, 0, sizeof(z));
@@ -2041,19 +2069,23 @@ SLX_COLD void slx_unlink(const struct slx_type *ty, struct slx_list *L,
     L->nleaves--;
 }
 
-/* Leaf x gained delta slots (a negative delta, as size_t, lost them)
- * while the index kept its shape: every entry above x moves by delta.
- * One bisection per level finds x's entries (slx_ipos_keyed). */
-SLX_COLD void slx_count_add(const struct slx_type *ty, struct slx_leaf *x,
-                            size_t delta)
+/* child (of level clevel) gained delta elements (a negative delta, as
+ * size_t, lost them) while the index kept its shape: every entry above it
+ * moves by delta. */
+SLX_HOT void slx_count_above(const struct slx_type *ty, void *child,
+                             unsigned clevel, size_t delta)
 {
-    void *child = x;
-    unsigned clevel = 0;
-    for (struct slx_inode *P = x->parent; P; P = P->parent) {
-        slx_icounts(ty, P)[slx_ipos_keyed(ty, P, child, clevel)] += delta;
+    for (struct slx_inode *P = slx_parent_of(child, clevel); P; P = P->parent) {
+        *slx_icount(ty, P, slx_ipos_hint(ty, P, child, clevel)) += delta;
         child = P;
         clevel = P->level;
     }
+}
+
+SLX_HOT void slx_count_add(const struct slx_type *ty, struct slx_leaf *x,
+                           size_t delta)
+{
+    slx_count_above(ty, x, 0, delta);
 }
 
 /* m slots moved from leaf a to leaf b (both linked, shape unchanged). */
@@ -2071,6 +2103,23 @@ SLX_COLD void slx_count_dirty(const struct slx_type *ty,
 {
     for (unsigned i = 0; i < d->n; i++)
         slx_count_up_full(ty, d->node[i], d->node[i]->level);
+}
+
+/* Leaf y, split from x, was just linked (x's entries already gave up y's
+ * slots). Mostly y's entry went into x's node, which kept its shape
+ * otherwise: y's slots join the entries above that node only. When nodes
+ * split or started, everything they touched is recounted. */
+SLX_COLD void slx_count_linked(const struct slx_type *ty, struct slx_leaf *x,
+                               struct slx_leaf *y, const struct slx_dirty *d)
+{
+    struct slx_inode *P = y->parent;
+    if (d->n == 1 && d->node[0] == P) {
+        slx_count_above(ty, P, P->level, y->n);
+        return;
+    }
+    slx_count_up_full(ty, x, 0);
+    slx_count_up_full(ty, y, 0);
+    slx_count_dirty(ty, d);
 }
 
 /* --- extent gap summaries ------------------------------------------ */
@@ -2878,16 +2927,15 @@ SLX_COLD struct slx_leaf *slx_split(const struct slx_type *ty,
     slx_move_slots(ty, y, 0, x, keep, kpn - keep);
     y->n = (uint16_t)(kpn - keep);
     x->n = (uint16_t)keep;
+    if (slx_is_ranked(ty)) /* the moved slots leave x's entries */
+        slx_count_add(ty, x, (size_t)0 - y->n);
     if (y->n == 0) /* y will start with v: link caches need its key */
         memcpy(slx_key(ty, y, 0), v->key, ty->ks);
     struct slx_dirty d;
     d.n = 0;
     slx_link_leaf(ty, L, x, y, slx_random_level(ty, L), &d);
-    if (slx_is_ranked(ty)) {
-        slx_count_up_full(ty, x, 0);
-        slx_count_up_full(ty, y, 0);
-        slx_count_dirty(ty, &d);
-    }
+    if (slx_is_ranked(ty))
+        slx_count_linked(ty, x, y, &d);
     if (slx_is_extent(ty)) {
         slx_gap_fix(ty, L, x);
         slx_gap_fix(ty, L, y);
@@ -3105,11 +3153,14 @@ SLX_COLD void slx_drop_leaf(const struct slx_type *ty, struct slx_list *L,
                             struct slx_leaf *x)
 {
     struct slx_leaf *pv = slx_prev(ty, x, 0);
+    struct slx_inode *up = x->parent;
     struct slx_dirty d;
     d.n = 0;
     slx_unlink(ty, L, x, &d);
     slx_free_leaf(ty, L, x);
-    if (slx_is_ranked(ty))
+    /* x held no slots (its callers counted them out), so its entry's
+     * leaving changes no count unless nodes merged or emptied. */
+    if (slx_is_ranked(ty) && !(d.n == 1 && d.node[0] == up))
         slx_count_dirty(ty, &d);
     if (slx_is_extent(ty)) {
         slx_gap_fix(ty, L, pv);
@@ -4138,10 +4189,12 @@ SLX_COLD int slx_ext_insert_hole(const struct slx_type *ty, struct slx_list *L,
 
 /* Counts of a node whose own count is tot: the sum of those before entry
  * j, added from whichever end is nearer (at most half the entries). */
-SLX_HOT size_t slx_sum_before(const size_t *c, unsigned j, unsigned n,
-                              size_t tot)
+SLX_HOT size_t slx_isum_before(const struct slx_type *ty,
+                               const struct slx_inode *P, unsigned j,
+                               size_t tot)
 {
-    return j <= n / 2u ? slx_sum(c, 0, j) : tot - slx_sum(c, j, n);
+    return j <= P->n / 2u ? slx_isum(ty, P, 0, j)
+                          : tot - slx_isum(ty, P, j, P->n);
 }
 
 /* slx_rank_key without an index (a list of one leaf, or MAXLVL 1): the
@@ -4174,9 +4227,8 @@ SLX_HOT size_t slx_rank_key(const struct slx_type *ty, const struct slx_list *L,
     size_t r = 0, tot = L->count;
     for (;;) {
         unsigned j = slx_inode_search(ty, P, key, strict);
-        const size_t *c = slx_icounts(ty, P);
-        r += slx_sum_before(c, j, P->n, tot);
-        tot = c[j];
+        r += slx_isum_before(ty, P, j, tot);
+        tot = *slx_icount(ty, P, j);
         void *ch = slx_ichild(ty, P, j);
         if (P->level == 1) {
             const struct slx_leaf *x = (const struct slx_leaf *)ch;
@@ -4204,18 +4256,17 @@ SLX_HOT struct slx_leaf *slx_at_pos(const struct slx_type *ty,
     }
     size_t tot = L->count;
     for (;;) {
-        const size_t *c = slx_icounts(ty, P);
         unsigned j;
         if (i < tot / 2u) {
-            for (j = 0; i >= c[j]; j++)
-                i -= c[j];
+            for (j = 0; i >= *slx_icount(ty, P, j); j++)
+                i -= *slx_icount(ty, P, j);
         } else { /* from the right: rest elements from i to the end */
             size_t rest = tot - i;
-            for (j = P->n - 1u; rest > c[j]; j--)
-                rest -= c[j];
-            i = c[j] - rest;
+            for (j = P->n - 1u; rest > *slx_icount(ty, P, j); j--)
+                rest -= *slx_icount(ty, P, j);
+            i = *slx_icount(ty, P, j) - rest;
         }
-        tot = c[j];
+        tot = *slx_icount(ty, P, j);
         void *ch = slx_ichild(ty, P, j);
         if (P->level == 1) {
             *idx = (unsigned)i;
@@ -4251,8 +4302,7 @@ SLX_HOT size_t slx_leaf_base(const struct slx_type *ty,
     const void *child = x;
     unsigned clevel = 0;
     for (const struct slx_inode *P = x->parent; P; P = P->parent) {
-        r += slx_sum(slx_icounts(ty, P), 0,
-                     slx_ipos_keyed(ty, P, child, clevel));
+        r += slx_isum(ty, P, 0, slx_ipos_keyed(ty, P, child, clevel));
         child = P;
         clevel = P->level;
     }
@@ -4416,12 +4466,12 @@ SLX_COLD int slx_check_node(const struct slx_type *ty, const struct slx_list *L,
                             "index level %zu node %zu entry %zu: separator "
                             "key stale",
                             (size_t)P->level, c->nodes, (size_t)j);
-        if (slx_is_ranked(ty) && slx_icounts(ty, P)[j] != below)
+        if (slx_is_ranked(ty) && *slx_icount(ty, P, j) != below)
             return slx_fail(why, len,
                             "index level %zu node %zu entry %zu: count %zu, "
                             "but %zu elements below it",
                             (size_t)P->level, c->nodes, (size_t)j,
-                            slx_icounts(ty, P)[j], below);
+                            *slx_icount(ty, P, j), below);
         *cnt += below;
         if (slx_is_extent(ty)) {
             struct slx_runs g;

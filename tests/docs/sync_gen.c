@@ -39,5 +39,6 @@ SKIPLIST_RCU_DEFINE(name, T, K_T, SYNC_KEY, SKIPLIST_CMP_NUM,
 #elif defined(SYNC_FACE_rcu_extent)
 SKIPLIST_RCU_EXTENT_DEFINE(name, T, K_T, start, size, SKIPLIST_RCU_DEFAULTS)
 #else
-#error "define SYNC_FACE_map, _pq, _extent, _ranked_map, _ranked_extent, _rcu_map or _rcu_extent"
+#error \
+    "define SYNC_FACE_map, _pq, _extent, _ranked_map, _ranked_extent, _rcu_map or _rcu_extent"
 #endif

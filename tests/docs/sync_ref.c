@@ -33,5 +33,6 @@
 #include "docs/reference/skiplist_rcu_common.h"
 #include "docs/reference/skiplist_rcu_extent.h"
 #else
-#error "define SYNC_FACE_map, _pq, _extent, _ranked_map, _ranked_extent, _rcu_map or _rcu_extent"
+#error \
+    "define SYNC_FACE_map, _pq, _extent, _ranked_map, _ranked_extent, _rcu_map or _rcu_extent"
 #endif
