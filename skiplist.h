@@ -1635,30 +1635,38 @@ SLX_HOT unsigned slx_ipos_keyed(const struct slx_type *ty,
 }
 
 /* Where child remembers its entry in its parent (ranked instances). */
-SLX_HOT uint32_t *slx_pos_of(void *child, unsigned clevel)
+SLX_HOT uint32_t *slx_pos_of(const void *child, unsigned clevel)
 {
-    return clevel == 0 ? &((struct slx_leaf *)child)->pos
-                       : &((struct slx_inode *)child)->pos;
+    return clevel == 0 ? &((struct slx_leaf *)(uintptr_t)child)->pos
+                       : &((struct slx_inode *)(uintptr_t)child)->pos;
 }
 
 /* child's entry in P, from the position it remembers when that is still
- * right (one load, on the line a descent read the child pointer from);
- * else found by bisection and remembered. Entries move only when the
- * index changes shape, so the guess is almost always right. */
+ * right (one load, on the line a descent read the child pointer from) or
+ * one place on (a sibling's new entry went in before it); else found by
+ * bisection. Entries move only when the index changes shape, so the
+ * guess is almost always right. Reads only: the const paths use it. */
+SLX_HOT unsigned slx_ipos_guess(const struct slx_type *ty,
+                                const struct slx_inode *P, const void *child,
+                                unsigned clevel)
+{
+    unsigned j = *slx_pos_of(child, clevel);
+    if (SLX_LIKELY(j < P->n && slx_ichild(ty, P, j) == child))
+        return j;
+    if (j + 1u < P->n && slx_ichild(ty, P, j + 1u) == child)
+        return j + 1u;
+    return slx_ipos_keyed(ty, P, child, clevel);
+}
+
+/* slx_ipos_guess, remembering the answer (the mutating paths). */
 SLX_HOT unsigned slx_ipos_hint(const struct slx_type *ty,
                                const struct slx_inode *P, void *child,
                                unsigned clevel)
 {
+    unsigned j = slx_ipos_guess(ty, P, child, clevel);
     uint32_t *h = slx_pos_of(child, clevel);
-    unsigned j = *h;
-    if (SLX_LIKELY(j < P->n && slx_ichild(ty, P, j) == child))
-        return j;
-    /* a sibling's new entry before it moved it one place on */
-    if (j + 1u < P->n && slx_ichild(ty, P, j + 1u) == child)
-        j++;
-    else
-        j = slx_ipos_keyed(ty, P, child, clevel);
-    *h = j;
+    if (*h != j) /* (no store while it holds: the line stays clean) */
+        *h = j;
     return j;
 }
 
@@ -4302,7 +4310,7 @@ SLX_HOT size_t slx_leaf_base(const struct slx_type *ty,
     const void *child = x;
     unsigned clevel = 0;
     for (const struct slx_inode *P = x->parent; P; P = P->parent) {
-        r += slx_isum(ty, P, 0, slx_ipos_keyed(ty, P, child, clevel));
+        r += slx_isum(ty, P, 0, slx_ipos_guess(ty, P, child, clevel));
         child = P;
         clevel = P->level;
     }
