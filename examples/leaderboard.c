@@ -271,8 +271,7 @@ static void print_page(const struct board *b, const struct model *m,
     size_t first = (page - 1) * PAGE_SIZE, n = 0;
     printf("page %zu (places %zu-%zu), place:player/rating:", page, first + 1,
            first + PAGE_SIZE);
-    SKIPLIST_FOREACH_AT(board, b, it, p, first)
-    {
+    SKIPLIST_FOREACH_AT (board, b, it, p, first) {
         if (n == PAGE_SIZE)
             break;
         expect(PLAYER_KEY(p) == m->keys[first + n], "page");
