@@ -3698,7 +3698,10 @@ SLX_HOT void *slx_iter_prev(const struct slx_type *ty, struct slx_iter *it)
     struct slx_leaf *x = it->leaf;
     if (x == L->head || it->idx == 0 || it->idx > x->n) {
         x = slx_prev(ty, x, 0);
-        if (x == L->head) { /* before the start: park at the end */
+        /* before the start (or an emptied list's sole leaf, which stays
+         * linked): park at the end */
+        if (x == L->head || x->n == 0) {
+            x = L->head;
             it->leaf = x;
             it->idx = 0;
             return NULL;
