@@ -46,8 +46,8 @@ EXAMPLE_NAMES := $(EXAMPLE_SRC:examples/%.c=%) split
 EXAMPLES      := $(EXAMPLE_NAMES:%=$(BUILD)/examples/%)
 SPLIT_SRC     := $(sort $(wildcard examples/split/*.c))
 
-DEMO_ORDER := ordered_index string_map split timer_queue extent_map iova \
-              rcu_extents
+DEMO_ORDER := ordered_index string_map split leaderboard timer_queue \
+              extent_map iova rcu_extents
 DEMO_LAST  := bfs_sim
 DEMO_RUN   := $(filter $(EXAMPLE_NAMES),$(DEMO_ORDER)) \
               $(filter-out $(DEMO_ORDER) $(DEMO_LAST),$(EXAMPLE_NAMES)) \
@@ -55,6 +55,7 @@ DEMO_RUN   := $(filter $(EXAMPLE_NAMES),$(DEMO_ORDER)) \
 FACE_ordered_index := ordered index (SKIPLIST_DEFINE): sessions by expiry (multimap) and by id
 FACE_string_map    := ordered index (SKIPLIST_DEFINE), string keys: name -> struct with strcmp
 FACE_split         := ordered index split in two: SKIPLIST_PROTOTYPE in a header, SKIPLIST_GENERATE in one .c
+FACE_leaderboard   := ranked ordered index (SKIPLIST_RANKED_DEFINE): a game leaderboard with places, pages and counts
 FACE_timer_queue   := priority queue (SKIPLIST_PQ_DEFINE): timers with cancel and re-arm
 FACE_extent_map    := extent index (SKIPLIST_EXTENT_DEFINE): a file's block map, overlap queries
 FACE_iova          := extent index (SKIPLIST_EXTENT_DEFINE): IOVA allocation with insert_hole

@@ -33,6 +33,10 @@
  *   SKIPLIST_EXTENT_DEFINE  extent index [start, start + size) with O(log n)
  *                           aligned hole allocation (free-run summaries in
  *                           the index prune the search exactly)
+ * SKIPLIST_RANKED_DEFINE and SKIPLIST_EXTENT_RANKED_DEFINE add order
+ * statistics to the ordered and extent indexes: rank, select (name_at),
+ * range counts and iterators from a position, in O(log n), from a count
+ * per index entry that the other instances do not keep.
  * The full generated API, with complexity and return values, is in
  * docs/api.md and in the "Generated API" comment further down.
  *
@@ -49,10 +53,12 @@
  *
  * Map of this file, top to bottom: version and public types; engine
  * internals by layer (leaf layout and hooks, allocation, init / destroy,
- * search, link maintenance and the index, extent gap summaries, slot
+ * search, link maintenance and the index, element counts, extent gap
+ * summaries, slot
  * primitives, queue
  * windows and tombstones, insert, remove, queue fast paths and entry
- * points, iteration, extent face, invariant check); the "Generated API"
+ * points, iteration, extent face, order statistics, invariant check); the
+ * "Generated API"
  * reference; the instantiation macros. Each public operation and the
  * functions that do it (-> calls, | or):
  *   name_find            slx_find -> slx_bound -> slx_descend
@@ -84,6 +90,13 @@
  *                        -> slx_hole_node -> slx_hole_in_leaf, slx_fit;
  *                        slx_ext_insert
  *   name_iter_*          slx_iter_* (overlap: slx_ext_iter_overlap, _next_)
+ *   name_rank, _count_range  slx_rank_key (| slx_rank_walk: no index);
+ *                        extent: slx_ext_count_range
+ *   name_at, _iter_at    slx_at / slx_iter_at -> slx_at_pos
+ *   name_rank_of         slx_rank_of -> slx_find_elem, slx_leaf_base
+ *   count upkeep         slx_place, slx_take_at -> slx_count_add; shifts
+ *                        and merges -> slx_count_move; splits and drops
+ *                        -> slx_count_up_full, slx_count_dirty
  *   name_check           slx_check -> slx_check_index -> slx_check_node
  *   name_init / _clear / _destroy   slx_init / slx_clear / slx_destroy
  */
@@ -305,18 +318,18 @@ extern int madvise(void *addr, size_t len, int advice);
  * circular through the head (a leaf with no slots); the index above them
  * (struct slx_inode) finds the leaf a key belongs in. */
 struct slx_leaf {
-    uint16_t n;       /* slots in use */
-    uint8_t level;    /* number of links: 1 (0 never: see slx_check) */
-    uint8_t unused;   /* padding, zero */
-    uint16_t off;     /* priority queue: first slot in use (see slx_off) */
-    uint16_t dead;    /* priority queue: tombstones in the window (slx_take) */
-    uint64_t tombs;   /* queue, SLX_BITMAP_LEAF: bit s set for a tombstone at
-                       * physical slot s (0 otherwise) */
-    uint32_t version; /* reserved, 0 (skiplist_rcu.h has nodes of its own:
-                       * docs/design.md) */
-    uint32_t cap;     /* slots it has room for: ty->kpn, or fewer for the
-                       * sole leaf of a small list, which grows
-                       * (slx_grow_leaf); the head has none */
+    uint16_t n;     /* slots in use */
+    uint8_t level;  /* number of links: 1 (0 never: see slx_check) */
+    uint8_t unused; /* padding, zero */
+    uint16_t off;   /* priority queue: first slot in use (see slx_off) */
+    uint16_t dead;  /* priority queue: tombstones in the window (slx_take) */
+    uint64_t tombs; /* queue, SLX_BITMAP_LEAF: bit s set for a tombstone at
+                     * physical slot s (0 otherwise) */
+    uint32_t pos;   /* a ranked instance's guess at this leaf's entry in
+                     * its parent (slx_ipos_hint); 0 otherwise */
+    uint32_t cap;   /* slots it has room for: ty->kpn, or fewer for the
+                     * sole leaf of a small list, which grows
+                     * (slx_grow_leaf); the head has none */
     struct slx_inode *parent; /* the index node holding this leaf's entry;
                                * NULL when the list has no index */
 };
@@ -331,13 +344,13 @@ struct slx_leaf {
  * drawn to height h starts a new node on each of the levels 1..h-1 (a
  * B-skiplist), and a node that fills splits in two. See docs/design.md. */
 struct slx_inode {
-    uint32_t version; /* reserved, 0 (see struct slx_leaf) */
-    uint32_t n;       /* entries in use, >= 1 */
-    uint32_t cap;     /* entries it has room for: ty->icap, or more for a
-                       * root grown at the max level (see slx_root_grow) */
-    uint8_t level;    /* 1 .. max_level - 1 */
-    uint8_t big;      /* allocated apart from the pool (a grown root) */
-    uint16_t unused;  /* padding, zero */
+    uint32_t pos;    /* as struct slx_leaf's */
+    uint32_t n;      /* entries in use, >= 1 */
+    uint32_t cap;    /* entries it has room for: ty->icap, or more for a
+                      * root grown at the max level (see slx_root_grow) */
+    uint8_t level;   /* 1 .. max_level - 1 */
+    uint8_t big;     /* allocated apart from the pool (a grown root) */
+    uint16_t unused; /* padding, zero */
     struct slx_inode *parent; /* NULL for the root (and in the stash: next) */
 };
 
@@ -433,6 +446,9 @@ struct slx_type {
     /* The head of every list of this instance that was never written to:
      * an empty leaf list (its link points at itself), never written. */
     const struct slx_leaf *empty;
+    /* Ranked instances (SKIPLIST_RANKED_DEFINE): every index entry also
+     * counts the elements below it (slx_icount), for rank and select. */
+    int ranked;
 };
 
 /* The face predicates. Both fold to constants in force-inlined code, so
@@ -446,6 +462,11 @@ SLX_HOT bool slx_is_queue(const struct slx_type *ty)
 SLX_HOT bool slx_is_extent(const struct slx_type *ty)
 {
     return ty->extent != 0; /* leaves keep lasts[] and gap summaries */
+}
+
+SLX_HOT bool slx_is_ranked(const struct slx_type *ty)
+{
+    return ty->ranked != 0; /* index entries keep element counts */
 }
 
 #define SLX_ROUND8(x) (((x) + 7u) & ~(size_t)7u)
@@ -608,8 +629,8 @@ SLX_HOT unsigned slx_max_index(const struct slx_type *ty)
     return ty->max_level - 1u;
 }
 
-/* Index node layout: entries[cap] of (key, child), then the extent
- * face's summaries. */
+/* Index node layout: entries[cap] of (key, child), then a ranked
+ * instance's counts, then the extent face's summaries. */
 SLX_HOT unsigned char *slx_ikeys(const struct slx_type *ty,
                                  const struct slx_inode *P)
 {
@@ -618,10 +639,12 @@ SLX_HOT unsigned char *slx_ikeys(const struct slx_type *ty,
 }
 
 /* Bytes per entry: the key, then the child pointer beside it, so the line
- * a search's last probe loaded usually holds the child it goes to. */
+ * a search's last probe loaded usually holds the child it goes to; then a
+ * ranked instance's count (slx_icount). */
 SLX_HOT size_t slx_istride(const struct slx_type *ty)
 {
-    return SLX_ROUND8(ty->ks) + sizeof(void *);
+    return SLX_ROUND8(ty->ks) + sizeof(void *) +
+           (ty->ranked ? sizeof(size_t) : 0u);
 }
 
 /* Entry j's key and child pointer, and the array after cap entries, given
@@ -656,6 +679,18 @@ SLX_HOT void *slx_ichild(const struct slx_type *ty, const struct slx_inode *P,
                          unsigned j)
 {
     return *slx_ichildp(ty, P, j);
+}
+
+/* Ranked instances: entry j's count, the number of elements in its
+ * subtree (a leaf's n for a level-1 node), so a node's counts add up to
+ * its own entry's count one level up (the list's count at the root). It
+ * sits after the child pointer, in the entry (slx_istride): the line a
+ * descent loaded for the child holds it, so an insert's upkeep on the way
+ * back up finds it in cache. */
+SLX_HOT size_t *slx_icount(const struct slx_type *ty, const struct slx_inode *P,
+                           unsigned j)
+{
+    return (size_t *)(void *)(slx_ichildp(ty, P, j) + 1);
 }
 
 SLX_HOT uint64_t *slx_igaps(const struct slx_type *ty,
@@ -902,7 +937,7 @@ SLX_HOT struct slx_leaf *slx_leaf_fresh(const struct slx_type *ty, void *b,
     x->off = 0;
     x->dead = 0;
     x->tombs = 0;
-    x->version = 0;
+    x->pos = 0;
     x->cap = cap;
     x->parent = NULL;
     return x;
@@ -1574,6 +1609,67 @@ SLX_HOT unsigned slx_ipos(const struct slx_type *ty, const struct slx_inode *P,
     return j;
 }
 
+/* slx_ipos for the upkeep that climbs a path at every insert and erase
+ * (the extent face's gap summaries, a ranked instance's counts): a
+ * child's first key is its separator, so a bisection finds its entry
+ * without walking the pointers. The walk remains for the leftmost path,
+ * whose keys are not kept, for a separator not yet refreshed, and for
+ * equal keys (a multimap's) spanning entries. */
+SLX_HOT unsigned slx_ipos_keyed(const struct slx_type *ty,
+                                const struct slx_inode *P, const void *child,
+                                unsigned clevel)
+{
+    const unsigned char *k;
+    if (clevel == 0) {
+        const struct slx_leaf *x = (const struct slx_leaf *)child;
+        if (x->n == 0)
+            return slx_ipos(ty, P, child);
+        k = slx_key(ty, x, 0);
+    } else {
+        k = slx_ikey(ty, (const struct slx_inode *)child, 0);
+    }
+    unsigned j = slx_inode_search(ty, P, k, 0);
+    if (slx_ichild(ty, P, j) == child)
+        return j;
+    return slx_ipos(ty, P, child);
+}
+
+/* Where child remembers its entry in its parent (ranked instances). */
+SLX_HOT uint32_t *slx_pos_of(const void *child, unsigned clevel)
+{
+    return clevel == 0 ? &((struct slx_leaf *)(uintptr_t)child)->pos
+                       : &((struct slx_inode *)(uintptr_t)child)->pos;
+}
+
+/* child's entry in P, from the position it remembers when that is still
+ * right (one load, on the line a descent read the child pointer from) or
+ * one place on (a sibling's new entry went in before it); else found by
+ * bisection. Entries move only when the index changes shape, so the
+ * guess is almost always right. Reads only: the const paths use it. */
+SLX_HOT unsigned slx_ipos_guess(const struct slx_type *ty,
+                                const struct slx_inode *P, const void *child,
+                                unsigned clevel)
+{
+    unsigned j = *slx_pos_of(child, clevel);
+    if (SLX_LIKELY(j < P->n && slx_ichild(ty, P, j) == child))
+        return j;
+    if (j + 1u < P->n && slx_ichild(ty, P, j + 1u) == child)
+        return j + 1u;
+    return slx_ipos_keyed(ty, P, child, clevel);
+}
+
+/* slx_ipos_guess, remembering the answer (the mutating paths). */
+SLX_HOT unsigned slx_ipos_hint(const struct slx_type *ty,
+                               const struct slx_inode *P, void *child,
+                               unsigned clevel)
+{
+    unsigned j = slx_ipos_guess(ty, P, child, clevel);
+    uint32_t *h = slx_pos_of(child, clevel);
+    if (*h != j) /* (no store while it holds: the line stays clean) */
+        *h = j;
+    return j;
+}
+
 /* The first key of child's subtree is now k: refresh the copies above it,
  * its own entry's and, while it is its node's entry 0, the node's. */
 SLX_COLD void slx_index_key_changed(const struct slx_type *ty, void *child,
@@ -1702,7 +1798,7 @@ SLX_COLD void slx_ientries_move(const struct slx_type *ty, struct slx_inode *D,
                                 unsigned sj, unsigned cnt)
 {
     memmove(slx_ikey(ty, D, dj), slx_ikey(ty, S, sj),
-            (size_t)cnt * slx_istride(ty)); /* keys and children */
+            (size_t)cnt * slx_istride(ty)); /* keys, children, counts */
     if (slx_is_extent(ty)) {
         memmove(slx_igaps(ty, D) + dj, slx_igaps(ty, S) + sj,
                 (size_t)cnt * sizeof(uint64_t));
@@ -1715,6 +1811,45 @@ SLX_COLD void slx_ientries_move(const struct slx_type *ty, struct slx_inode *D,
             slx_set_parent(slx_ichild(ty, D, dj + i), D->level - 1u, D);
 }
 
+/* --- element counts (ranked instances) ---------------------------- */
+
+/* The counts of P's entries from .. to - 1. */
+SLX_HOT size_t slx_isum(const struct slx_type *ty, const struct slx_inode *P,
+                        unsigned from, unsigned to)
+{
+    size_t s = 0;
+    for (unsigned j = from; j < to; j++)
+        s += *slx_icount(ty, P, j);
+    return s;
+}
+
+/* Elements below child, of level clevel (0: a leaf): a leaf's slots, or
+ * the sum of a node's counts. */
+SLX_HOT size_t slx_subtree_count(const struct slx_type *ty, const void *child,
+                                 unsigned clevel)
+{
+    if (clevel == 0)
+        return ((const struct slx_leaf *)child)->n;
+    const struct slx_inode *P = (const struct slx_inode *)child;
+    return slx_isum(ty, P, 0, P->n);
+}
+
+/* After a structural change of the index: child's entry and every entry
+ * above it recomputed from what lies below them. Entries elsewhere are
+ * read as they stand, so every node whose entries changed must be passed
+ * here (slx_count_dirty), in any order: the last pass through a node sees
+ * its final entries. O(levels * node size). */
+SLX_COLD void slx_count_up_full(const struct slx_type *ty, void *child,
+                                unsigned clevel)
+{
+    for (struct slx_inode *P = slx_parent_of(child, clevel); P; P = P->parent) {
+        *slx_icount(ty, P, slx_ipos_hint(ty, P, child, clevel)) =
+            slx_subtree_count(ty, child, clevel);
+        child = P;
+        clevel = P->level;
+    }
+}
+
 /* A new entry (key, child) at j of P, which has room. */
 SLX_COLD void slx_ientry_insert(const struct slx_type *ty, struct slx_inode *P,
                                 unsigned j, const void *key, void *child)
@@ -1722,6 +1857,8 @@ SLX_COLD void slx_ientry_insert(const struct slx_type *ty, struct slx_inode *P,
     slx_ientries_move(ty, P, j + 1, P, j, P->n - j);
     memcpy(slx_ikey(ty, P, j), key, ty->ks);
     *slx_ichildp(ty, P, j) = child;
+    if (slx_is_ranked(ty))
+        *slx_icount(ty, P, j) = slx_subtree_count(ty, child, P->level - 1u);
     if (slx_is_extent(ty)) {
         struct slx_runs z;
         memset(&z, 0, sizeof(z));
@@ -1940,6 +2077,59 @@ SLX_COLD void slx_unlink(const struct slx_type *ty, struct slx_list *L,
     L->nleaves--;
 }
 
+/* child (of level clevel) gained delta elements (a negative delta, as
+ * size_t, lost them) while the index kept its shape: every entry above it
+ * moves by delta. */
+SLX_HOT void slx_count_above(const struct slx_type *ty, void *child,
+                             unsigned clevel, size_t delta)
+{
+    for (struct slx_inode *P = slx_parent_of(child, clevel); P; P = P->parent) {
+        *slx_icount(ty, P, slx_ipos_hint(ty, P, child, clevel)) += delta;
+        child = P;
+        clevel = P->level;
+    }
+}
+
+SLX_HOT void slx_count_add(const struct slx_type *ty, struct slx_leaf *x,
+                           size_t delta)
+{
+    slx_count_above(ty, x, 0, delta);
+}
+
+/* m slots moved from leaf a to leaf b (both linked, shape unchanged). */
+SLX_COLD void slx_count_move(const struct slx_type *ty, struct slx_leaf *a,
+                             struct slx_leaf *b, unsigned m)
+{
+    slx_count_add(ty, a, (size_t)0 - m);
+    slx_count_add(ty, b, m);
+}
+
+/* After a structural change: every node it touched recounts its entry
+ * and those above (the dirty set is left for slx_gap_dirty). */
+SLX_COLD void slx_count_dirty(const struct slx_type *ty,
+                              const struct slx_dirty *d)
+{
+    for (unsigned i = 0; i < d->n; i++)
+        slx_count_up_full(ty, d->node[i], d->node[i]->level);
+}
+
+/* Leaf y, split from x, was just linked (x's entries already gave up y's
+ * slots). Mostly y's entry went into x's node, which kept its shape
+ * otherwise: y's slots join the entries above that node only. When nodes
+ * split or started, everything they touched is recounted. */
+SLX_COLD void slx_count_linked(const struct slx_type *ty, struct slx_leaf *x,
+                               struct slx_leaf *y, const struct slx_dirty *d)
+{
+    struct slx_inode *P = y->parent;
+    if (d->n == 1 && d->node[0] == P) {
+        slx_count_above(ty, P, P->level, y->n);
+        return;
+    }
+    slx_count_up_full(ty, x, 0);
+    slx_count_up_full(ty, y, 0);
+    slx_count_dirty(ty, d);
+}
+
 /* --- extent gap summaries ------------------------------------------ */
 
 SLX_HOT unsigned slx_log2(uint64_t v) /* v > 0 */
@@ -2113,30 +2303,6 @@ SLX_HOT struct slx_runs slx_inode_runs(const struct slx_type *ty,
     for (unsigned k = 1; k <= SLX_NFIT; k++)
         m.fit[k - 1] = slx_max_u32(slx_ifits(ty, P, k), P->n);
     return m;
-}
-
-/* slx_ipos for the extent face's upkeep, which climbs a path at every
- * insert and erase: a child's first key is its separator (starts are
- * unique), so a bisection finds its entry without walking the pointers.
- * The walk remains for the leftmost path, whose keys are not kept, and
- * for a separator not yet refreshed. */
-SLX_HOT unsigned slx_ipos_keyed(const struct slx_type *ty,
-                                const struct slx_inode *P, const void *child,
-                                unsigned clevel)
-{
-    const unsigned char *k;
-    if (clevel == 0) {
-        const struct slx_leaf *x = (const struct slx_leaf *)child;
-        if (x->n == 0)
-            return slx_ipos(ty, P, child);
-        k = slx_key(ty, x, 0);
-    } else {
-        k = slx_ikey(ty, (const struct slx_inode *)child, 0);
-    }
-    unsigned j = slx_inode_search(ty, P, k, 0);
-    if (slx_ichild(ty, P, j) == child)
-        return j;
-    return slx_ipos(ty, P, child);
 }
 
 /* Field f of the summaries, as the upkeep walks them one at a time: 0 is
@@ -2670,6 +2836,8 @@ SLX_HOT void slx_place(const struct slx_type *ty, struct slx_leaf *x,
     x->n = (uint16_t)(n + 1);
     if (i == 0)
         slx_min_changed(ty, x);
+    if (slx_is_ranked(ty) && x->parent)
+        slx_count_add(ty, x, 1);
 }
 
 /* x is full and (x, i) is where v goes: make room without allocating by
@@ -2697,6 +2865,8 @@ SLX_COLD struct slx_leaf *slx_shift_room(const struct slx_type *ty,
         nx->n = (uint16_t)(nx->n + m);
         x->n = (uint16_t)(x->n - m);
         slx_min_changed(ty, nx);
+        if (slx_is_ranked(ty))
+            slx_count_move(ty, x, nx, m);
         if (slx_is_extent(ty)) {
             slx_gap_fix(ty, L, x);
             slx_gap_fix(ty, L, nx);
@@ -2718,6 +2888,8 @@ SLX_COLD struct slx_leaf *slx_shift_room(const struct slx_type *ty,
         pv->n = (uint16_t)(pv->n + m);
         x->n = (uint16_t)(x->n - m);
         slx_min_changed(ty, x);
+        if (slx_is_ranked(ty))
+            slx_count_move(ty, x, pv, m);
         if (slx_is_extent(ty)) {
             slx_gap_fix(ty, L, pv);
             slx_gap_fix(ty, L, x);
@@ -2763,11 +2935,15 @@ SLX_COLD struct slx_leaf *slx_split(const struct slx_type *ty,
     slx_move_slots(ty, y, 0, x, keep, kpn - keep);
     y->n = (uint16_t)(kpn - keep);
     x->n = (uint16_t)keep;
+    if (slx_is_ranked(ty)) /* the moved slots leave x's entries */
+        slx_count_add(ty, x, (size_t)0 - y->n);
     if (y->n == 0) /* y will start with v: link caches need its key */
         memcpy(slx_key(ty, y, 0), v->key, ty->ks);
     struct slx_dirty d;
     d.n = 0;
     slx_link_leaf(ty, L, x, y, slx_random_level(ty, L), &d);
+    if (slx_is_ranked(ty))
+        slx_count_linked(ty, x, y, &d);
     if (slx_is_extent(ty)) {
         slx_gap_fix(ty, L, x);
         slx_gap_fix(ty, L, y);
@@ -2985,10 +3161,15 @@ SLX_COLD void slx_drop_leaf(const struct slx_type *ty, struct slx_list *L,
                             struct slx_leaf *x)
 {
     struct slx_leaf *pv = slx_prev(ty, x, 0);
+    struct slx_inode *up = x->parent;
     struct slx_dirty d;
     d.n = 0;
     slx_unlink(ty, L, x, &d);
     slx_free_leaf(ty, L, x);
+    /* x held no slots (its callers counted them out), so its entry's
+     * leaving changes no count unless nodes merged or emptied. */
+    if (slx_is_ranked(ty) && !(d.n == 1 && d.node[0] == up))
+        slx_count_dirty(ty, &d);
     if (slx_is_extent(ty)) {
         slx_gap_fix(ty, L, pv);
         slx_gap_dirty(ty, &d);
@@ -3024,6 +3205,8 @@ SLX_COLD void slx_rebalance(const struct slx_type *ty, struct slx_list *L,
     if (nx != h && x->n + nx->n <= room) {
         slx_compact(ty, x);
         slx_move_slots(ty, x, x->n, nx, 0, nx->n);
+        if (slx_is_ranked(ty)) /* nx leaves with no count above it */
+            slx_count_move(ty, nx, x, nx->n);
         x->n = (uint16_t)(x->n + nx->n);
         nx->n = 0;
         slx_drop_leaf(ty, L, nx);
@@ -3032,6 +3215,8 @@ SLX_COLD void slx_rebalance(const struct slx_type *ty, struct slx_list *L,
     } else if (pv != h && x->n + pv->n <= room) {
         slx_compact(ty, pv);
         slx_move_slots(ty, pv, pv->n, x, 0, x->n);
+        if (slx_is_ranked(ty))
+            slx_count_move(ty, x, pv, x->n);
         pv->n = (uint16_t)(pv->n + x->n);
         x->n = 0;
         slx_drop_leaf(ty, L, x);
@@ -3085,6 +3270,8 @@ SLX_HOT void *slx_take_at(const struct slx_type *ty, struct slx_list *L,
         slx_trim(ty, x);
     if (i == 0 && x->n > 0)
         slx_min_changed(ty, x);
+    if (slx_is_ranked(ty) && x->parent)
+        slx_count_add(ty, x, (size_t)0 - 1u);
     if (slx_is_extent(ty) && x->n > 0) {
         if (i > 0) {
             slx_gap_merge(ty, L, x, i);
@@ -4006,6 +4193,184 @@ SLX_COLD int slx_ext_insert_hole(const struct slx_type *ty, struct slx_list *L,
     return rc;
 }
 
+/* --- order statistics (ranked instances) --------------------------- */
+
+/* Counts of a node whose own count is tot: the sum of those before entry
+ * j, added from whichever end is nearer (at most half the entries). */
+SLX_HOT size_t slx_isum_before(const struct slx_type *ty,
+                               const struct slx_inode *P, unsigned j,
+                               size_t tot)
+{
+    return j <= P->n / 2u ? slx_isum(ty, P, 0, j)
+                          : tot - slx_isum(ty, P, j, P->n);
+}
+
+/* slx_rank_key without an index (a list of one leaf, or MAXLVL 1): the
+ * leaves' slots before key, leaf by leaf. */
+SLX_COLD size_t slx_rank_walk(const struct slx_type *ty,
+                              const struct slx_list *L, const void *key,
+                              int strict)
+{
+    size_t r = 0;
+    for (const struct slx_leaf *x = slx_next(ty, L->head, 0); x != L->head;
+         x = slx_next(ty, x, 0)) {
+        unsigned i = slx_leaf_search(ty, x, key, strict);
+        r += i;
+        if (i < x->n)
+            break;
+    }
+    return r;
+}
+
+/* Elements before the first one >= key (strict) or > key (!strict): the
+ * descent of slx_descend, adding up the counts of the entries it passes
+ * over, then the leaf's slots before key (none when key goes before the
+ * first leaf: the leftmost path passes over nothing). */
+SLX_HOT size_t slx_rank_key(const struct slx_type *ty, const struct slx_list *L,
+                            const void *key, int strict)
+{
+    const struct slx_inode *P = L->root;
+    if (!P)
+        return slx_rank_walk(ty, L, key, strict);
+    size_t r = 0, tot = L->count;
+    for (;;) {
+        unsigned j = slx_inode_search(ty, P, key, strict);
+        r += slx_isum_before(ty, P, j, tot);
+        tot = *slx_icount(ty, P, j);
+        void *ch = slx_ichild(ty, P, j);
+        if (P->level == 1) {
+            const struct slx_leaf *x = (const struct slx_leaf *)ch;
+            return r + slx_leaf_search(ty, x, key, strict);
+        }
+        P = (const struct slx_inode *)ch;
+    }
+}
+
+/* The leaf holding position i < L->count, and i's slot in it (*idx):
+ * each node's entries are passed over from the nearer end. */
+SLX_HOT struct slx_leaf *slx_at_pos(const struct slx_type *ty,
+                                    const struct slx_list *L, size_t i,
+                                    unsigned *idx)
+{
+    const struct slx_inode *P = L->root;
+    if (!P) {
+        struct slx_leaf *x = slx_next(ty, L->head, 0);
+        while (i >= x->n) {
+            i -= x->n;
+            x = slx_next(ty, x, 0);
+        }
+        *idx = (unsigned)i;
+        return x;
+    }
+    size_t tot = L->count;
+    for (;;) {
+        unsigned j;
+        if (i < tot / 2u) {
+            for (j = 0; i >= *slx_icount(ty, P, j); j++)
+                i -= *slx_icount(ty, P, j);
+        } else { /* from the right: rest elements from i to the end */
+            size_t rest = tot - i;
+            for (j = P->n - 1u; rest > *slx_icount(ty, P, j); j--)
+                rest -= *slx_icount(ty, P, j);
+            i = *slx_icount(ty, P, j) - rest;
+        }
+        tot = *slx_icount(ty, P, j);
+        void *ch = slx_ichild(ty, P, j);
+        if (P->level == 1) {
+            *idx = (unsigned)i;
+            return (struct slx_leaf *)ch;
+        }
+        P = (const struct slx_inode *)ch;
+    }
+}
+
+/* name_at: the element at position i, NULL past the end. */
+SLX_HOT void *slx_at(const struct slx_type *ty, const struct slx_list *L,
+                     size_t i)
+{
+    if (i >= L->count)
+        return NULL;
+    unsigned j;
+    struct slx_leaf *x = slx_at_pos(ty, L, i, &j);
+    return slx_ptrs(ty, x)[j];
+}
+
+/* Elements in the leaves before linked leaf x: up its entries, the counts
+ * before each. */
+SLX_HOT size_t slx_leaf_base(const struct slx_type *ty,
+                             const struct slx_list *L, const struct slx_leaf *x)
+{
+    size_t r = 0;
+    if (!x->parent) { /* no index: the leaves before x */
+        for (const struct slx_leaf *y = slx_next(ty, L->head, 0); y != x;
+             y = slx_next(ty, y, 0))
+            r += y->n;
+        return r;
+    }
+    const void *child = x;
+    unsigned clevel = 0;
+    for (const struct slx_inode *P = x->parent; P; P = P->parent) {
+        r += slx_isum(ty, P, 0, slx_ipos_guess(ty, P, child, clevel));
+        child = P;
+        clevel = P->level;
+    }
+    return r;
+}
+
+/* name_rank_of: e's position (its own listing among equal keys), or
+ * -EINVAL (no element) or -ENOENT (not in L). */
+SLX_HOT int64_t slx_rank_of(const struct slx_type *ty, const struct slx_list *L,
+                            const void *e)
+{
+    struct slx_leaf *x;
+    unsigned i;
+    int rc = slx_find_elem(ty, L, e, &x, &i);
+    if (rc)
+        return rc;
+    return (int64_t)(slx_leaf_base(ty, L, x) + i);
+}
+
+/* name_count_range of the ordered index: keys in [lo, hi]. */
+SLX_HOT size_t slx_count_range(const struct slx_type *ty,
+                               const struct slx_list *L, const void *lo,
+                               const void *hi)
+{
+    if (ty->less(hi, lo))
+        return 0;
+    return slx_rank_key(ty, L, hi, 0) - slx_rank_key(ty, L, lo, 1);
+}
+
+/* name_count_range of the extent face: extents overlapping [lo, hi], the
+ * starts in [lo, hi] and the one extent that may start before lo and
+ * reach it (extents do not overlap one another). */
+SLX_HOT size_t slx_ext_count_range(const struct slx_type *ty,
+                                   const struct slx_list *L, uint64_t lo,
+                                   uint64_t hi)
+{
+    if (lo > hi)
+        return 0;
+    unsigned char klo[8], khi[8];
+    slx_store_u(ty, klo, lo);
+    slx_store_u(ty, khi, hi);
+    size_t n = slx_rank_key(ty, L, khi, 0) - slx_rank_key(ty, L, klo, 1);
+    unsigned i;
+    struct slx_leaf *x = slx_ext_lookup(ty, L, lo, &i);
+    if (x && slx_load_u(ty, slx_key(ty, x, i)) < lo)
+        n++;
+    return n;
+}
+
+/* name_iter_at: the iterator at position i (at the end past it). */
+SLX_HOT void *slx_iter_at(struct slx_iter *it, const struct slx_type *ty,
+                          const struct slx_list *L, size_t i)
+{
+    if (i >= L->count)
+        return slx_iter_set(it, ty, L, L->head, 0);
+    unsigned j;
+    struct slx_leaf *x = slx_at_pos(ty, L, i, &j);
+    return slx_iter_set(it, ty, L, x, j);
+}
+
 /* --- invariant check ----------------------------------------------- */
 
 /* Writes the first violation found into why (when given) and returns
@@ -4050,11 +4415,12 @@ struct slx_icheck {
 
 /* Node P of the index, below parent (NULL for the root), on the leftmost
  * path or not (whose entry-0 keys are not kept). The summary of P's
- * subtree goes to *sum. */
+ * subtree goes to *sum, the elements below it to *cnt. */
 SLX_COLD int slx_check_node(const struct slx_type *ty, const struct slx_list *L,
                             const struct slx_inode *P,
                             const struct slx_inode *parent, int leftmost,
-                            struct slx_icheck *c, struct slx_runs *sum)
+                            struct slx_icheck *c, struct slx_runs *sum,
+                            size_t *cnt)
 {
     char *why = c->why;
     size_t len = c->len;
@@ -4070,10 +4436,12 @@ SLX_COLD int slx_check_node(const struct slx_type *ty, const struct slx_list *L,
                         (size_t)P->level, c->nodes, (size_t)P->n,
                         (size_t)P->cap);
     memset(sum, 0, sizeof(*sum));
+    *cnt = 0;
     for (unsigned j = 0; j < P->n; j++) {
         void *ch = slx_ichild(ty, P, j);
         const void *first; /* the subtree's first key */
         struct slx_runs r;
+        size_t below; /* elements in the child's subtree */
         if (P->level == 1) {
             struct slx_leaf *x = (struct slx_leaf *)ch;
             if (x != c->want || x == L->head)
@@ -4087,6 +4455,7 @@ SLX_COLD int slx_check_node(const struct slx_type *ty, const struct slx_list *L,
             c->leaves++;
             c->want = slx_next(ty, x, 0);
             first = slx_keys(ty, x);
+            below = x->n;
             if (slx_is_extent(ty))
                 r = *slx_gap(ty, x, 0);
         } else {
@@ -4094,7 +4463,8 @@ SLX_COLD int slx_check_node(const struct slx_type *ty, const struct slx_list *L,
             if (C->level + 1u != P->level)
                 return slx_fail(why, len, "index level %zu: child of level %zu",
                                 (size_t)P->level, (size_t)C->level);
-            int rc = slx_check_node(ty, L, C, P, leftmost && j == 0, c, &r);
+            int rc =
+                slx_check_node(ty, L, C, P, leftmost && j == 0, c, &r, &below);
             if (rc)
                 return rc;
             first = slx_ikey(ty, C, 0);
@@ -4104,6 +4474,13 @@ SLX_COLD int slx_check_node(const struct slx_type *ty, const struct slx_list *L,
                             "index level %zu node %zu entry %zu: separator "
                             "key stale",
                             (size_t)P->level, c->nodes, (size_t)j);
+        if (slx_is_ranked(ty) && *slx_icount(ty, P, j) != below)
+            return slx_fail(why, len,
+                            "index level %zu node %zu entry %zu: count %zu, "
+                            "but %zu elements below it",
+                            (size_t)P->level, c->nodes, (size_t)j,
+                            *slx_icount(ty, P, j), below);
+        *cnt += below;
         if (slx_is_extent(ty)) {
             struct slx_runs g;
             slx_iget(ty, P, j, &g);
@@ -4149,7 +4526,8 @@ SLX_COLD int slx_check_index(const struct slx_type *ty,
                         (size_t)L->aux->top, (size_t)L->root->level);
     struct slx_icheck c = {slx_next(ty, L->head, 0), 0, 0, why, len};
     struct slx_runs sum;
-    int rc = slx_check_node(ty, L, L->root, NULL, 1, &c, &sum);
+    size_t below; /* (slx_check counts the leaves' slots) */
+    int rc = slx_check_node(ty, L, L->root, NULL, 1, &c, &sum, &below);
     if (rc)
         return rc;
     if (c.want != L->head || c.leaves != L->nleaves)
@@ -4395,10 +4773,19 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
  *   int    name_insert_hole(struct name *sl, T *e, K_T align, K_T lo, K_T hi, int flags);  sets e->START: 0, -ENOSPC, -EINVAL, -ENOMEM
  *   T     *name_iter_overlap(struct name_iter *it, const struct name *sl, K_T lo, K_T hi);  first overlapping, or NULL
  *   T     *name_iter_next_overlap(struct name_iter *it);        next overlapping, or NULL
+ * Order statistics (SKIPLIST_RANKED_DEFINE, SKIPLIST_EXTENT_RANKED_DEFINE:
+ * the same arguments as SKIPLIST_DEFINE and SKIPLIST_EXTENT_DEFINE, their
+ * face's functions and these; positions are 0-based, all O(log n)):
+ *   size_t  name_rank(const struct name *sl, K_T key);          elements with key < key
+ *   int64_t name_rank_of(const struct name *sl, const T *e);    e's position, -ENOENT (not in sl), -EINVAL (NULL)
+ *   T      *name_at(const struct name *sl, size_t i);           the element at i, NULL when i >= count
+ *   size_t  name_count_range(const struct name *sl, K_T lo, K_T hi);  keys in [lo, hi] (extents: overlapping it); 0 when lo > hi
+ *   T      *name_iter_at(struct name_iter *it, const struct name *sl, size_t i);  at i, or NULL and at the end
  * Loops (for headers; `it` is a struct name_iter, var and tmp are T *):
  *   SKIPLIST_FOREACH(name, sl, it, var)
  *   SKIPLIST_FOREACH_REVERSE(name, sl, it, var)
  *   SKIPLIST_FOREACH_FROM(name, sl, it, var, key)
+ *   SKIPLIST_FOREACH_AT(name, sl, it, var, i)           ranked instances: from position i
  *   SKIPLIST_FOREACH_SAFE(name, sl, it, var, tmp)       body may erase or remove var
  *   SKIPLIST_FOREACH_OVERLAP(name, sl, it, var, lo, hi) extent index
  */
@@ -4537,11 +4924,45 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
                                          const struct name *, K_T, K_T);    \
     ATTR T *SLX_CAT(name, _iter_next_overlap)(struct SLX_CAT(name, _iter) *)
 
+/* Order statistics: the ranked instances' calls. */
+#define SLX_PROTO_RANK(name, T, K_T, ATTR)                                  \
+    ATTR size_t SLX_CAT(name, _rank)(const struct name *, K_T);             \
+    ATTR int64_t SLX_CAT(name, _rank_of)(const struct name *, const T *);   \
+    ATTR T *SLX_CAT(name, _at)(const struct name *, size_t);                \
+    ATTR size_t SLX_CAT(name, _count_range)(const struct name *, K_T, K_T); \
+    ATTR T *SLX_CAT(name, _iter_at)(struct SLX_CAT(name, _iter) *,          \
+                                    const struct name *, size_t)
+
+/* COUNT_RANGE: the face's count over [lo, hi] (sl, lo and hi in scope). */
+#define SLX_GEN_RANK(name, T, K_T, ATTR, COUNT_RANGE)                       \
+    ATTR size_t SLX_CAT(name, _rank)(const struct name *sl, K_T key)        \
+    {                                                                       \
+        return slx_rank_key(SLX_TY(name), &sl->sl, &key, 1);                \
+    }                                                                       \
+    ATTR int64_t SLX_CAT(name, _rank_of)(const struct name *sl, const T *e) \
+    {                                                                       \
+        return slx_rank_of(SLX_TY(name), &sl->sl, e);                       \
+    }                                                                       \
+    ATTR T *SLX_CAT(name, _at)(const struct name *sl, size_t i)             \
+    {                                                                       \
+        return (T *)slx_at(SLX_TY(name), &sl->sl, i);                       \
+    }                                                                       \
+    ATTR size_t SLX_CAT(name, _count_range)(const struct name *sl, K_T lo,  \
+                                            K_T hi)                         \
+    {                                                                       \
+        return COUNT_RANGE;                                                 \
+    }                                                                       \
+    ATTR T *SLX_CAT(name, _iter_at)(struct SLX_CAT(name, _iter) * it,       \
+                                    const struct name *sl, size_t i)        \
+    {                                                                       \
+        return (T *)slx_iter_at(&it->it, SLX_TY(name), &sl->sl, i);         \
+    }
+
 /* The descriptor and key adapters of one instance. The key adapters copy
  * through memcpy: the leaves store keys as bytes, at no particular
  * alignment. */
 #define SLX_GEN_TYPE(name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT, HOOKOFF, \
-                     EXT, KEYMAX, SETSTART, SIZEOF)                           \
+                     EXT, KEYMAX, SETSTART, SIZEOF, RANKED)                   \
     static inline SLX_UNUSED int SLX_CAT(name, _slx_cmp)(const void *a,       \
                                                          const void *b)       \
     {                                                                         \
@@ -4593,7 +5014,8 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
         (KEYMAX),                                                             \
         SETSTART,                                                             \
         SIZEOF,                                                               \
-        &SLX_CAT(name, _slx_empty).h}
+        &SLX_CAT(name, _slx_empty).h,                                         \
+        (RANKED)}
 
 /* Bytes per leaf link: next and prev, the next leaf's first key, and for
  * the extent face the free runs' summary. */
@@ -4882,13 +5304,42 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
     SLX_PROTO_COMMON(name, T, K_T, ATTR);                                    \
     SLX_PROTO_REMOVE(name, T, ATTR);                                         \
     SLX_PROTO_MAP(name, T, K_T, ATTR);
-#define SLX_GEN_MAP_(ATTR, name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT)  \
+#define SLX_GEN_MAP_(ATTR, name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT) \
+    SLX_GEN_MAP_R(ATTR, 0, name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT)
+#define SLX_GEN_MAP_R(ATTR, RANKED, name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, \
+                      PSHIFT)                                               \
     SLX_CHECK_CONFIG(name, KPN, MAXLVL, PSHIFT);                            \
     SLX_GEN_TYPE(name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT, -1L, 0, 0, \
-                 NULL, NULL);                                               \
+                 NULL, NULL, RANKED);                                       \
     SLX_GEN_COMMON(name, T, K_T, ATTR)                                      \
     SLX_GEN_REMOVE(name, T, ATTR)                                           \
     SLX_GEN_MAP(name, T, K_T, ATTR)
+
+/** \brief `SKIPLIST_RANKED_DEFINE`'s declarations with external linkage.
+ *  \param ... as `SKIPLIST_DEFINE` */
+#define SKIPLIST_RANKED_PROTOTYPE(...) SLX_PROTO_RMAP_(SLX_EXTERN, __VA_ARGS__)
+/** \brief `SKIPLIST_RANKED_DEFINE`'s functions with external linkage, in
+ *  one `.c` file.
+ *  \param ... as `SKIPLIST_DEFINE` */
+#define SKIPLIST_RANKED_GENERATE(...) SLX_GEN_RMAP_(SLX_EXTERN, __VA_ARGS__)
+/** \brief Instantiates an ordered index with order statistics: everything
+ *  `SKIPLIST_DEFINE` gives, plus the functions of \ref gen_rank.
+ *
+ * Same arguments as `SKIPLIST_DEFINE`. Every index entry also counts the
+ * elements below it, which the inserts and erases keep up (their cost:
+ * docs/performance.md); an instance that never asks for a rank should use
+ * `SKIPLIST_DEFINE`, which pays nothing for them.
+ * \param ... name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT */
+#define SKIPLIST_RANKED_DEFINE(...)          \
+    SLX_PROTO_RMAP_(SLX_STATIC, __VA_ARGS__) \
+    SLX_GEN_RMAP_(SLX_STATIC, __VA_ARGS__)
+#define SLX_PROTO_RMAP_(ATTR, name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT) \
+    SLX_PROTO_MAP_(ATTR, name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT)      \
+    SLX_PROTO_RANK(name, T, K_T, ATTR);
+#define SLX_GEN_RMAP_(ATTR, name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT) \
+    SLX_GEN_MAP_R(ATTR, 1, name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT)  \
+    SLX_GEN_RANK(name, T, K_T, ATTR,                                        \
+                 slx_count_range(SLX_TY(name), &sl->sl, &lo, &hi))
 
 /** \brief `SKIPLIST_PQ_DEFINE`'s declarations with external linkage.
  *  \param ... as `SKIPLIST_PQ_DEFINE` */
@@ -4941,7 +5392,7 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
     SLX_CHECK_HOOK(name, T, HOOK);                                      \
     SLX_CHECK_CONFIG(name, KPN, MAXLVL, PSHIFT);                        \
     SLX_GEN_TYPE(name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT,        \
-                 (long)offsetof(T, HOOK), 0, 0, NULL, NULL);            \
+                 (long)offsetof(T, HOOK), 0, 0, NULL, NULL, 0);         \
     SLX_GEN_COMMON(name, T, K_T, ATTR)                                  \
     SLX_GEN_PQ(name, T, ATTR)
 
@@ -4985,16 +5436,52 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
     SLX_PROTO_REMOVE(name, T, ATTR);                                    \
     SLX_PROTO_EXTENT(name, T, K_T, ATTR);
 #define SLX_GEN_EXTENT_(ATTR, name, T, K_T, START, SIZE, KPN, MAXLVL, PSHIFT) \
-    SLX_CHECK_CONFIG(name, KPN, MAXLVL, PSHIFT);                              \
-    SLX_GEN_EXTENT_TYPE(name, T, K_T, START, SIZE, KPN, MAXLVL, PSHIFT)       \
-    SLX_GEN_COMMON(name, T, K_T, ATTR)                                        \
-    SLX_GEN_REMOVE(name, T, ATTR)                                             \
+    SLX_GEN_EXTENT_R(ATTR, 0, name, T, K_T, START, SIZE, KPN, MAXLVL, PSHIFT)
+#define SLX_GEN_EXTENT_R(ATTR, RANKED, name, T, K_T, START, SIZE, KPN, MAXLVL, \
+                         PSHIFT)                                               \
+    SLX_CHECK_CONFIG(name, KPN, MAXLVL, PSHIFT);                               \
+    SLX_GEN_EXTENT_TYPE(name, T, K_T, START, SIZE, KPN, MAXLVL, PSHIFT,        \
+                        RANKED)                                                \
+    SLX_GEN_COMMON(name, T, K_T, ATTR)                                         \
+    SLX_GEN_REMOVE(name, T, ATTR)                                              \
     SLX_GEN_EXTENT(name, T, K_T, START, SIZE, ATTR)
+
+/** \brief `SKIPLIST_EXTENT_RANKED_DEFINE`'s declarations with external
+ *  linkage.
+ *  \param ... as `SKIPLIST_EXTENT_DEFINE` */
+#define SKIPLIST_EXTENT_RANKED_PROTOTYPE(...) \
+    SLX_PROTO_REXTENT_(SLX_EXTERN, __VA_ARGS__)
+/** \brief `SKIPLIST_EXTENT_RANKED_DEFINE`'s functions with external
+ *  linkage, in one `.c` file.
+ *  \param ... as `SKIPLIST_EXTENT_DEFINE` */
+#define SKIPLIST_EXTENT_RANKED_GENERATE(...) \
+    SLX_GEN_REXTENT_(SLX_EXTERN, __VA_ARGS__)
+/** \brief Instantiates an extent index with order statistics: everything
+ *  `SKIPLIST_EXTENT_DEFINE` gives, plus the functions of \ref gen_rank
+ *  (an extent's rank is its place in start order; `count_range` counts
+ *  the extents overlapping the range).
+ *
+ * Same arguments as `SKIPLIST_EXTENT_DEFINE`; the counts' upkeep costs
+ * what `SKIPLIST_RANKED_DEFINE`'s does.
+ * \param ... name, T, K_T, START, SIZE, KPN, MAXLVL, PSHIFT */
+#define SKIPLIST_EXTENT_RANKED_DEFINE(...)      \
+    SLX_PROTO_REXTENT_(SLX_STATIC, __VA_ARGS__) \
+    SLX_GEN_REXTENT_(SLX_STATIC, __VA_ARGS__)
+#define SLX_PROTO_REXTENT_(ATTR, name, T, K_T, START, SIZE, KPN, MAXLVL,    \
+                           PSHIFT)                                          \
+    SLX_PROTO_EXTENT_(ATTR, name, T, K_T, START, SIZE, KPN, MAXLVL, PSHIFT) \
+    SLX_PROTO_RANK(name, T, K_T, ATTR);
+#define SLX_GEN_REXTENT_(ATTR, name, T, K_T, START, SIZE, KPN, MAXLVL, PSHIFT) \
+    SLX_GEN_EXTENT_R(ATTR, 1, name, T, K_T, START, SIZE, KPN, MAXLVL, PSHIFT)  \
+    SLX_GEN_RANK(name, T, K_T, ATTR,                                           \
+                 slx_ext_count_range(SLX_TY(name), &sl->sl, (uint64_t)lo,      \
+                                     (uint64_t)hi))
 
 /* An extent face's descriptor: the key and size are T's START and SIZE
  * members, read and written through three accessors (shared with
  * skiplist_rcu.h). */
-#define SLX_GEN_EXTENT_TYPE(name, T, K_T, START, SIZE, KPN, MAXLVL, PSHIFT)   \
+#define SLX_GEN_EXTENT_TYPE(name, T, K_T, START, SIZE, KPN, MAXLVL, PSHIFT,   \
+                            RANKED)                                           \
     SLX_CHECK_EXTENT(name, T, K_T, START, SIZE);                              \
     static inline SLX_UNUSED K_T SLX_CAT(name, _slx_start)(const T *e)        \
     {                                                                         \
@@ -5011,7 +5498,8 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
     }                                                                         \
     SLX_GEN_TYPE(name, T, K_T, SLX_CAT(name, _slx_start), SKIPLIST_CMP_NUM,   \
                  KPN, MAXLVL, PSHIFT, -1L, 1, (uint64_t)(K_T)-1,              \
-                 SLX_CAT(name, _slx_set_start), SLX_CAT(name, _slx_size));
+                 SLX_CAT(name, _slx_set_start), SLX_CAT(name, _slx_size),     \
+                 RANKED);
 
 /* Loops: each expands to a for header. `it` is a struct name_iter, var
  * and tmp are T *. Plain loops must not mutate the list; the _SAFE loop's
@@ -5041,6 +5529,16 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
  *  \param key  the bound: the walk starts at the first key >= `key` */
 #define SKIPLIST_FOREACH_FROM(name, sl, it, var, key)                  \
     for ((var) = SLX_CAT(name, _iter_seek)(&(it), (sl), (key)); (var); \
+         (var) = SLX_CAT(name, _iter_next)(&(it)))
+/** \brief A `for` header from position `i` (0-based) to the end (ranked
+ *  instances; none when `i` >= the count).
+ *  \param name the instance's name
+ *  \param sl   the list
+ *  \param it   a `struct name_iter` variable
+ *  \param var  a `T *` variable: each element in turn
+ *  \param i    the first element's position */
+#define SKIPLIST_FOREACH_AT(name, sl, it, var, i)                  \
+    for ((var) = SLX_CAT(name, _iter_at)(&(it), (sl), (i)); (var); \
          (var) = SLX_CAT(name, _iter_next)(&(it)))
 /** \brief A `for` header over every element whose body may erase (a
  *  queue: remove) the current element, and only it.

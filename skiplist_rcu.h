@@ -3486,7 +3486,7 @@ static SLX_UNUSED int slr_check(const struct slx_type *ty,
 #define SLR_GEN_MAP_(ATTR, name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT)  \
     SLR_CHECK_RANGES(name, KPN, MAXLVL, PSHIFT);                            \
     SLX_GEN_TYPE(name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT, -1L, 0, 0, \
-                 NULL, NULL);                                               \
+                 NULL, NULL, 0);                                            \
     SLR_GEN_COMMON(name, T, K_T, ATTR)                                      \
     SLR_GEN_MAP(name, T, K_T, ATTR)
 
@@ -3524,7 +3524,7 @@ static SLX_UNUSED int slr_check(const struct slx_type *ty,
     SLR_PROTO_EXTENT(name, T, K_T, ATTR);
 #define SLR_GEN_EXTENT_(ATTR, name, T, K_T, START, SIZE, KPN, MAXLVL, PSHIFT) \
     SLR_CHECK_RANGES(name, KPN, MAXLVL, PSHIFT);                              \
-    SLX_GEN_EXTENT_TYPE(name, T, K_T, START, SIZE, KPN, MAXLVL, PSHIFT)       \
+    SLX_GEN_EXTENT_TYPE(name, T, K_T, START, SIZE, KPN, MAXLVL, PSHIFT, 0)    \
     SLR_GEN_COMMON(name, T, K_T, ATTR)                                        \
     SLR_GEN_EXTENT(name, T, K_T, ATTR)
 

@@ -31,13 +31,15 @@
  * | `SKIPLIST_DEFINE` | ordered index | \ref gen_common, \ref gen_remove, \ref gen_map |
  * | `SKIPLIST_PQ_DEFINE` | priority queue | \ref gen_common, \ref gen_pq |
  * | `SKIPLIST_EXTENT_DEFINE` | extent index | \ref gen_common, \ref gen_remove, \ref gen_extent |
+ * | `SKIPLIST_RANKED_DEFINE` | ordered index with order statistics | \ref gen_common, \ref gen_remove, \ref gen_map, \ref gen_rank |
+ * | `SKIPLIST_EXTENT_RANKED_DEFINE` | extent index with order statistics | \ref gen_common, \ref gen_remove, \ref gen_extent, \ref gen_rank |
  * | `SKIPLIST_RCU_DEFINE` | concurrent ordered index | \ref gen_rcu_common, \ref gen_rcu_map |
  * | `SKIPLIST_RCU_EXTENT_DEFINE` | concurrent extent index | \ref gen_rcu_common, \ref gen_rcu_extent |
  *
  * With `SKIPLIST_DEFINE(imap, struct item, uint64_t, ...)`, `name_find()`
  * below is `struct item *imap_find(const struct imap *sl, uint64_t key)`.
  * The `*_DEFINE` macros give `static` functions; `SKIPLIST_PROTOTYPE` with
- * `SKIPLIST_GENERATE` (and the `_PQ_` and `_EXTENT_` variants) give the
+ * `SKIPLIST_GENERATE` (and the `_PQ_`, `_EXTENT_` and `_RANKED_` variants) give the
  * same functions external linkage.
  */
 // clang-format on

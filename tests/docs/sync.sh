@@ -18,7 +18,7 @@
 set -eu
 out=${1:?usage: tests/docs/sync.sh BUILD_DIR}
 cc=${CC_AUX:-gcc}
-faces="map pq extent rcu_map rcu_extent"
+faces="map pq extent ranked_map ranked_extent rcu_map rcu_extent"
 # The reference headers must compile cleanly, as the real ones do.
 flags="-std=c11 -I. -Wall -Wextra -Wpedantic -Werror"
 mkdir -p "$out"

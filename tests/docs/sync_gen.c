@@ -28,11 +28,17 @@ SKIPLIST_PQ_DEFINE(name, T, K_T, SYNC_KEY, SKIPLIST_CMP_NUM, hook,
                    SKIPLIST_PQ_DEFAULTS)
 #elif defined(SYNC_FACE_extent)
 SKIPLIST_EXTENT_DEFINE(name, T, K_T, start, size, SKIPLIST_DEFAULTS)
+#elif defined(SYNC_FACE_ranked_map)
+SKIPLIST_RANKED_DEFINE(name, T, K_T, SYNC_KEY, SKIPLIST_CMP_NUM,
+                       SKIPLIST_DEFAULTS)
+#elif defined(SYNC_FACE_ranked_extent)
+SKIPLIST_EXTENT_RANKED_DEFINE(name, T, K_T, start, size, SKIPLIST_DEFAULTS)
 #elif defined(SYNC_FACE_rcu_map)
 SKIPLIST_RCU_DEFINE(name, T, K_T, SYNC_KEY, SKIPLIST_CMP_NUM,
                     SKIPLIST_RCU_DEFAULTS)
 #elif defined(SYNC_FACE_rcu_extent)
 SKIPLIST_RCU_EXTENT_DEFINE(name, T, K_T, start, size, SKIPLIST_RCU_DEFAULTS)
 #else
-#error "define SYNC_FACE_map, _pq, _extent, _rcu_map or _rcu_extent"
+#error \
+    "define SYNC_FACE_map, _pq, _extent, _ranked_map, _ranked_extent, _rcu_map or _rcu_extent"
 #endif

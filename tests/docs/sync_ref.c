@@ -16,6 +16,16 @@
 #include "docs/reference/skiplist_common.h"
 #include "docs/reference/skiplist_remove.h"
 #include "docs/reference/skiplist_extent.h"
+#elif defined(SYNC_FACE_ranked_map)
+#include "docs/reference/skiplist_common.h"
+#include "docs/reference/skiplist_remove.h"
+#include "docs/reference/skiplist_map.h"
+#include "docs/reference/skiplist_rank.h"
+#elif defined(SYNC_FACE_ranked_extent)
+#include "docs/reference/skiplist_common.h"
+#include "docs/reference/skiplist_remove.h"
+#include "docs/reference/skiplist_extent.h"
+#include "docs/reference/skiplist_rank.h"
 #elif defined(SYNC_FACE_rcu_map)
 #include "docs/reference/skiplist_rcu_common.h"
 #include "docs/reference/skiplist_rcu_map.h"
@@ -23,5 +33,6 @@
 #include "docs/reference/skiplist_rcu_common.h"
 #include "docs/reference/skiplist_rcu_extent.h"
 #else
-#error "define SYNC_FACE_map, _pq, _extent, _rcu_map or _rcu_extent"
+#error \
+    "define SYNC_FACE_map, _pq, _extent, _ranked_map, _ranked_extent, _rcu_map or _rcu_extent"
 #endif
