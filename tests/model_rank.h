@@ -69,8 +69,7 @@ struct rank_ops {
         struct name##_iter it;                                               \
         T *e;                                                                \
         size_t n = 0;                                                        \
-        SKIPLIST_FOREACH_AT(name, sl, it, e, i)                              \
-        {                                                                    \
+        SKIPLIST_FOREACH_AT (name, sl, it, e, i) {                           \
             if (n == max)                                                    \
                 break;                                                       \
             out[n++] = e;                                                    \

@@ -603,3 +603,39 @@ Test(map_random, set_defaults_ranked)
 {
     run_random(&rk_def_ops, &cfg_set, "set_defaults_ranked");
 }
+
+/*
+ * iter_prev from the end of a list that once held elements and was emptied
+ * by erase (its one leaf stays, empty): NULL, as on a list never written.
+ * The end is reached by iter_seek past the last key and, on a ranked
+ * instance, by iter_at(0) (the count). Deterministic, so a failure here
+ * names the cause that a crash inside the random runs does not.
+ */
+#define PREV_FROM_END(name, ranked_end)                                       \
+    do {                                                                      \
+        struct name l;                                                        \
+        struct name##_iter it;                                                \
+        struct map_item e[3] = {{1, 0, false}, {2, 1, false}, {3, 2, false}}; \
+        cr_assert_eq(name##_init(&l, NULL, 1), 0);                            \
+        for (int round = 0; round < 2; round++) {                             \
+            cr_assert_null(name##_iter_seek(&it, &l, 100));                   \
+            cr_assert_null(name##_iter_prev(&it), "%s, round %d", #name,      \
+                           round);                                            \
+            cr_assert_null(ranked_end);                                       \
+            cr_assert_null(name##_iter_prev(&it), "%s, round %d", #name,      \
+                           round);                                            \
+            for (int i = 0; i < 3; i++)                                       \
+                cr_assert_eq(name##_insert(&l, &e[i], NULL), 0);              \
+            for (int i = 0; i < 3; i++)                                       \
+                cr_assert_eq(name##_erase(&l, &e[i]), 0);                     \
+        }                                                                     \
+        name##_destroy(&l, NULL, NULL);                                       \
+    } while (0)
+
+Test(map_random, iter_prev_from_end_of_emptied_list)
+{
+    PREV_FROM_END(r_def, NULL);
+    PREV_FROM_END(r_k1_l4_p2, NULL);
+    PREV_FROM_END(rk_def, rk_def_iter_at(&it, &l, 0));
+    PREV_FROM_END(rk_k1_l4_p2, rk_k1_l4_p2_iter_at(&it, &l, 0));
+}
