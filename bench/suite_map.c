@@ -61,7 +61,13 @@ SKIPLIST_DEFINE(smap1, struct map_elem, uint64_t, MAP_ELEM_KEY,
                 SKIPLIST_CMP_NUM, 1, SKIPLIST_DEFAULT_MAXLVL,
                 SKIPLIST_DEFAULT_PSHIFT)
 
+/* The default configuration with order statistics (SKIPLIST_RANKED_DEFINE):
+ * every op, so its cost against "skiplist" reads off the same run. */
+SKIPLIST_RANKED_DEFINE(smaprk, struct map_elem, uint64_t, MAP_ELEM_KEY,
+                       SKIPLIST_CMP_NUM, SKIPLIST_DEFAULTS)
+
 MAP_SKIPLIST_ADAPTER(smap, map_impl_skiplist, "skiplist")
+MAP_SKIPLIST_RANKED_ADAPTER(smaprk, map_impl_skiplist_ranked, "skiplist_ranked")
 MAP_SKIPLIST_ADAPTER(smap1, map_impl_skiplist_k1, "skiplist_k1")
 #ifdef MAP_SL_ALT
 MAP_SKIPLIST_ADAPTER(smapalt, map_impl_skiplist_alt, "skiplist_alt")
@@ -72,15 +78,15 @@ MAP_SKIPLIST_ADAPTER(smapalt, map_impl_skiplist_alt, "skiplist_alt")
 
 /* ------------------------------------------------------------- driver */
 static const struct map_impl *const impls[] = {
-    &map_impl_skiplist,      &map_impl_skiplist_k1,
+    &map_impl_skiplist,      &map_impl_skiplist_k1, &map_impl_skiplist_ranked,
 #ifdef MAP_SL_ALT
     &map_impl_skiplist_alt,
 #endif
 #ifdef BENCH_BASE_ROW
     &map_impl_skiplist_base,
 #endif
-    &map_impl_bsd_rb,        &map_impl_judyl,
-    &map_impl_absl_btree,    &map_impl_glib_gtree,
+    &map_impl_bsd_rb,        &map_impl_judyl,       &map_impl_absl_btree,
+    &map_impl_glib_gtree,
 };
 #define NIMPL (sizeof(impls) / sizeof(impls[0]))
 static bool selected[NIMPL];
