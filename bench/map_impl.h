@@ -81,6 +81,7 @@ extern const struct map_impl map_impl_bsd_rb;
 extern const struct map_impl map_impl_judyl;
 extern const struct map_impl map_impl_absl_btree;
 extern const struct map_impl map_impl_glib_gtree;
+extern const struct map_impl map_impl_zskiplist;
 /* An earlier skiplist.h (bench/map_base.c), linked in only with BENCH_BASE
  * (bench/bench.mk); the driver lists it under BENCH_BASE_ROW. */
 extern const struct map_impl map_impl_skiplist_base;

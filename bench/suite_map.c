@@ -86,7 +86,7 @@ static const struct map_impl *const impls[] = {
     &map_impl_skiplist_base,
 #endif
     &map_impl_bsd_rb,        &map_impl_judyl,       &map_impl_absl_btree,
-    &map_impl_glib_gtree,
+    &map_impl_glib_gtree,    &map_impl_zskiplist,
 };
 #define NIMPL (sizeof(impls) / sizeof(impls[0]))
 static bool selected[NIMPL];
