@@ -171,5 +171,6 @@ extern "C" const struct map_impl map_impl_absl_btree = {
     absl_count,     absl_bytes,    absl_insert_all,
     absl_find_all,  absl_find_dep, absl_lower_bound_all,
     absl_erase_all, absl_scan,     absl_footprint,
-    absl_many,
+    absl_many,      nullptr,       nullptr,
+    nullptr, /* no order statistics */
 };

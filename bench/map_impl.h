@@ -65,12 +65,23 @@ struct map_impl {
      * NULL when an insert fails. Runs in a child process that exits without
      * freeing them. NULL when not measured. */
     void *(*many)(struct map_elem *e, size_t count);
+    /* The order-statistics ops; NULL (all three) when the structure cannot
+     * answer them, and then it gets no row for them.
+     * rank_all: sum over q[0..m) of the number of keys < q[i].
+     * select_all: sum of the addresses of the elements at the 0-based
+     * positions q[0..m) in key order (0 for a position >= the count).
+     * count_range_all: sum over the m windows (q[2i], q[2i + 1]) of the
+     * number of keys in [q[2i], q[2i + 1]] (0 when q[2i] > q[2i + 1]). */
+    uint64_t (*rank_all)(void *h, const uint64_t *q, size_t m);
+    uint64_t (*select_all)(void *h, const uint64_t *q, size_t m);
+    uint64_t (*count_range_all)(void *h, const uint64_t *q, size_t m);
 };
 
 extern const struct map_impl map_impl_bsd_rb;
 extern const struct map_impl map_impl_judyl;
 extern const struct map_impl map_impl_absl_btree;
 extern const struct map_impl map_impl_glib_gtree;
+extern const struct map_impl map_impl_zskiplist;
 /* An earlier skiplist.h (bench/map_base.c), linked in only with BENCH_BASE
  * (bench/bench.mk); the driver lists it under BENCH_BASE_ROW. */
 extern const struct map_impl map_impl_skiplist_base;
@@ -120,6 +131,38 @@ extern const struct map_impl map_impl_skiplist_base;
             failed += P##_erase(h, q[i]) != 0;                                 \
         return failed;                                                         \
     }
+
+/* Generates rank_all, select_all and count_range_all for an adapter P that
+ * defines static inline size_t P_rank(h, key) (keys < key),
+ * struct map_elem *P_at(h, i) (0-based position, NULL past the end) and
+ * size_t P_count_range(h, lo, hi) (keys in [lo, hi]). C only. */
+#define MAP_RANK_LOOPS(P)                                                     \
+    static uint64_t P##_rank_all(void *h, const uint64_t *q, size_t m)        \
+    {                                                                         \
+        uint64_t sum = 0;                                                     \
+        for (size_t i = 0; i < m; i++)                                        \
+            sum += P##_rank(h, q[i]);                                         \
+        return sum;                                                           \
+    }                                                                         \
+    static uint64_t P##_select_all(void *h, const uint64_t *q, size_t m)      \
+    {                                                                         \
+        uint64_t sum = 0;                                                     \
+        for (size_t i = 0; i < m; i++)                                        \
+            sum += (uintptr_t)P##_at(h, (size_t)q[i]);                        \
+        return sum;                                                           \
+    }                                                                         \
+    static uint64_t P##_count_range_all(void *h, const uint64_t *q, size_t m) \
+    {                                                                         \
+        uint64_t sum = 0;                                                     \
+        for (size_t i = 0; i < m; i++)                                        \
+            sum += P##_count_range(h, q[2 * i], q[2 * i + 1]);                \
+        return sum;                                                           \
+    }
+
+/* The struct map_impl members MAP_RANK_LOOPS(P) generated. */
+#define MAP_RANK_FIELDS(P)                                  \
+    .rank_all = P##_rank_all, .select_all = P##_select_all, \
+    .count_range_all = P##_count_range_all
 
 #ifdef __cplusplus
 }

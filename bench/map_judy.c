@@ -1,5 +1,7 @@
 /* judyl: JudyL from libjudy, a 256-ary digital tree mapping a machine word
- * (the key) to a word (here the element's address). */
+ * (the key) to a word (here the element's address). Its population counts
+ * give the order statistics: JudyLCount (rank, count_range) and
+ * JudyLByCount (select). */
 #include <stdlib.h>
 #include <Judy.h>
 
@@ -92,6 +94,33 @@ static inline int judy_erase(void *h, uint64_t key)
 
 MAP_LOOPS(judy)
 
+/* Keys < key: JudyLCount over [0, key - 1], nothing below key 0 (where
+ * key - 1 would wrap to the whole array). */
+static inline size_t judy_rank(void *h, uint64_t key)
+{
+    return key ? (size_t)JudyLCount(((struct judy_map *)h)->array, 0,
+                                    (Word_t)key - 1, PJE0)
+               : 0;
+}
+
+/* JudyLByCount counts from 1: position i is the (i + 1)-th index. */
+static inline struct map_elem *judy_at(void *h, size_t i)
+{
+    Word_t index;
+    PWord_t slot = (PWord_t)JudyLByCount(((struct judy_map *)h)->array,
+                                         (Word_t)i + 1, &index, PJE0);
+    return slot ? (struct map_elem *)*slot : NULL;
+}
+
+static inline size_t judy_count_range(void *h, uint64_t lo, uint64_t hi)
+{
+    return lo <= hi ? (size_t)JudyLCount(((struct judy_map *)h)->array,
+                                         (Word_t)lo, (Word_t)hi, PJE0)
+                    : 0;
+}
+
+MAP_RANK_LOOPS(judy)
+
 static uint64_t judy_scan(void *h, size_t *count)
 {
     Pvoid_t array = ((struct judy_map *)h)->array;
@@ -121,4 +150,5 @@ const struct map_impl map_impl_judyl = {
     .scan = judy_scan,
     .footprint = judy_footprint,
     .many = judy_many,
+    MAP_RANK_FIELDS(judy),
 };

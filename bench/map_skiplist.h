@@ -19,9 +19,9 @@
 /* Level seed: fixed, so a run's shape is the same every time. */
 #define MAP_SL_SEED 0x51ee7ull
 
-/* The adapter for one instantiation P of SKIPLIST_DEFINE over struct map_elem:
- * defines const struct map_impl VAR, whose row is named NAME. */
-#define MAP_SKIPLIST_ADAPTER(P, VAR, NAME)                                  \
+/* The adapter's functions for one instantiation P (SKIPLIST_DEFINE or
+ * SKIPLIST_RANKED_DEFINE) over struct map_elem. */
+#define MAP_SKIPLIST_FUNCS(P)                                               \
     static void *P##_a_create(void)                                         \
     {                                                                       \
         struct P *sl = malloc(sizeof(*sl));                                 \
@@ -89,21 +89,44 @@
         }                                                                   \
         *count = c;                                                         \
         return sum;                                                         \
-    }                                                                       \
-    const struct map_impl VAR = {                                           \
-        .name = NAME,                                                       \
-        .create = P##_a_create,                                             \
-        .destroy = P##_a_destroy,                                           \
-        .count = P##_a_count,                                               \
-        .bytes = P##_a_bytes,                                               \
-        .insert_all = P##_a_insert_all,                                     \
-        .find_all = P##_a_find_all,                                         \
-        .find_dep = P##_a_find_dep,                                         \
-        .lower_bound_all = P##_a_lower_bound_all,                           \
-        .erase_all = P##_a_erase_all,                                       \
-        .scan = P##_a_scan,                                                 \
-        .footprint = P##_a_footprint,                                       \
-        .many = P##_a_many,                                                 \
-    };
+    }
+
+/* The struct map_impl members MAP_SKIPLIST_FUNCS(P) defined, the row named
+ * NAME. */
+#define MAP_SKIPLIST_FIELDS(P, NAME)                                      \
+    .name = NAME, .create = P##_a_create, .destroy = P##_a_destroy,       \
+    .count = P##_a_count, .bytes = P##_a_bytes,                           \
+    .insert_all = P##_a_insert_all, .find_all = P##_a_find_all,           \
+    .find_dep = P##_a_find_dep, .lower_bound_all = P##_a_lower_bound_all, \
+    .erase_all = P##_a_erase_all, .scan = P##_a_scan,                     \
+    .footprint = P##_a_footprint, .many = P##_a_many
+
+/* The adapter for one instantiation P of SKIPLIST_DEFINE over struct map_elem:
+ * defines const struct map_impl VAR, whose row is named NAME. */
+#define MAP_SKIPLIST_ADAPTER(P, VAR, NAME) \
+    MAP_SKIPLIST_FUNCS(P)                  \
+    const struct map_impl VAR = {MAP_SKIPLIST_FIELDS(P, NAME)};
+
+/* The same for an instantiation P of SKIPLIST_RANKED_DEFINE, with the
+ * order-statistics ops (name_rank, name_at, name_count_range) as well. Only
+ * expanded by the driver: an earlier skiplist.h (bench/map_base.c) may not
+ * have ranked instances. */
+#define MAP_SKIPLIST_RANKED_ADAPTER(P, VAR, NAME)                             \
+    MAP_SKIPLIST_FUNCS(P)                                                     \
+    static inline size_t P##_a_rank(void *h, uint64_t key)                    \
+    {                                                                         \
+        return P##_rank(h, key);                                              \
+    }                                                                         \
+    static inline struct map_elem *P##_a_at(void *h, size_t i)                \
+    {                                                                         \
+        return P##_at(h, i);                                                  \
+    }                                                                         \
+    static inline size_t P##_a_count_range(void *h, uint64_t lo, uint64_t hi) \
+    {                                                                         \
+        return P##_count_range(h, lo, hi);                                    \
+    }                                                                         \
+    MAP_RANK_LOOPS(P##_a)                                                     \
+    const struct map_impl VAR = {MAP_SKIPLIST_FIELDS(P, NAME),                \
+                                 MAP_RANK_FIELDS(P##_a)};
 
 #endif

@@ -17,12 +17,18 @@
  *                (n -> 3n/4), in an order unrelated to insertion
  *   insert_seq   build up to n in ascending key order, the elements laid
  *                out in key order too
+ *   rank         keys < a random present key (order statistics: only the
+ *                implementations that have them, the others get no row)
+ *   select       the element at a random position in [0, n)
+ *   count_range  keys in [lo, hi], lo a random present key and hi the key
+ *                n/100 - 1 positions above it (1% of the keys)
  * ns_per_op is the median over the repetitions; each repetition visits every
  * implementation in turn so that a noisy moment on this shared machine hits
  * all of them rather than one. The four lookup ops each have their own keys
  * (no op re-runs the keys another op has just brought into the cache) and
  * are timed in interleaved slices, so that a noisy moment hits all four
- * rather than one (see run_lookups).
+ * rather than one (see run_lookups); the three order-statistics ops after
+ * them, likewise among themselves.
  *
  * Every loop's result is checked against a value computed without any map;
  * an implementation that answers wrongly prints no rows and the program
@@ -55,7 +61,13 @@ SKIPLIST_DEFINE(smap1, struct map_elem, uint64_t, MAP_ELEM_KEY,
                 SKIPLIST_CMP_NUM, 1, SKIPLIST_DEFAULT_MAXLVL,
                 SKIPLIST_DEFAULT_PSHIFT)
 
+/* The default configuration with order statistics (SKIPLIST_RANKED_DEFINE):
+ * every op, so its cost against "skiplist" reads off the same run. */
+SKIPLIST_RANKED_DEFINE(smaprk, struct map_elem, uint64_t, MAP_ELEM_KEY,
+                       SKIPLIST_CMP_NUM, SKIPLIST_DEFAULTS)
+
 MAP_SKIPLIST_ADAPTER(smap, map_impl_skiplist, "skiplist")
+MAP_SKIPLIST_RANKED_ADAPTER(smaprk, map_impl_skiplist_ranked, "skiplist_ranked")
 MAP_SKIPLIST_ADAPTER(smap1, map_impl_skiplist_k1, "skiplist_k1")
 #ifdef MAP_SL_ALT
 MAP_SKIPLIST_ADAPTER(smapalt, map_impl_skiplist_alt, "skiplist_alt")
@@ -66,15 +78,15 @@ MAP_SKIPLIST_ADAPTER(smapalt, map_impl_skiplist_alt, "skiplist_alt")
 
 /* ------------------------------------------------------------- driver */
 static const struct map_impl *const impls[] = {
-    &map_impl_skiplist,      &map_impl_skiplist_k1,
+    &map_impl_skiplist,      &map_impl_skiplist_k1, &map_impl_skiplist_ranked,
 #ifdef MAP_SL_ALT
     &map_impl_skiplist_alt,
 #endif
 #ifdef BENCH_BASE_ROW
     &map_impl_skiplist_base,
 #endif
-    &map_impl_bsd_rb,        &map_impl_judyl,
-    &map_impl_absl_btree,    &map_impl_glib_gtree,
+    &map_impl_bsd_rb,        &map_impl_judyl,       &map_impl_absl_btree,
+    &map_impl_glib_gtree,    &map_impl_zskiplist,
 };
 #define NIMPL (sizeof(impls) / sizeof(impls[0]))
 static bool selected[NIMPL];
@@ -88,23 +100,47 @@ enum op {
     OP_LOWER_BOUND,
     OP_ERASE_RAND,
     OP_SCAN,
+    OP_RANK,
+    OP_SELECT,
+    OP_COUNT_RANGE,
     NOPS
 };
 static const char *const op_names[NOPS] = {
-    "insert_rand", "insert_seq",  "find_rand",  "find_dep",
-    "find_miss",   "lower_bound", "erase_rand", "scan",
+    "insert_rand", "insert_seq",  "find_rand",   "find_dep",
+    "find_miss",   "lower_bound", "erase_rand",  "scan",
+    "rank",        "select",      "count_range",
 };
 
 /* Sets of ops, one bit per enum op. */
 #define OPB(op) (1u << (op))
 #define ALL_OPS (OPB(NOPS) - 1u)
+#define STAT_OPS (OPB(OP_RANK) | OPB(OP_SELECT) | OPB(OP_COUNT_RANGE))
 
 #define MAX_REPS 9
 
-/* The lookup ops, in the order run_lookups starts its rotation with. */
-enum lookup { L_FIND_RAND, L_FIND_DEP, L_FIND_MISS, L_LOWER_BOUND, LOOKUPS };
-static const enum op lookup_op[LOOKUPS] = {OP_FIND_RAND, OP_FIND_DEP,
-                                           OP_FIND_MISS, OP_LOWER_BOUND};
+/* The lookup ops, in two groups each timed on its own (run_lookups): the
+ * searches, then the order statistics; in each, the order run_lookups
+ * starts its rotation with. */
+enum lookup {
+    L_FIND_RAND,
+    L_FIND_DEP,
+    L_FIND_MISS,
+    L_LOWER_BOUND,
+    L_RANK,
+    L_SELECT,
+    L_COUNT_RANGE,
+    LOOKUPS
+};
+static const enum op lookup_op[LOOKUPS] = {
+    OP_FIND_RAND, OP_FIND_DEP, OP_FIND_MISS,   OP_LOWER_BOUND,
+    OP_RANK,      OP_SELECT,   OP_COUNT_RANGE,
+};
+static const enum lookup lookup_group[][2] = {
+    {L_FIND_RAND, L_RANK}, /* [first, end) */
+    {L_RANK, LOOKUPS},
+};
+/* Words per query: count_range's are (lo, hi) pairs. */
+#define LOOKUP_WORDS(l) ((l) == L_COUNT_RANGE ? 2u : 1u)
 /* Slices per lookup op and repetition (see run_lookups). */
 #define LOOKUP_SLICES 8
 
@@ -126,7 +162,10 @@ struct workload {
     /* Each lookup op's own keys, m of them, drawn independently: present
      * keys for find_rand and find_dep, absent keys for find_miss and
      * lower_bound; and the warm-up keys (m / 8 present, m / 8 absent),
-     * which no timed op uses. */
+     * which no timed op uses. The order-statistics ops' queries (present
+     * keys for rank, positions for select, (lo, hi) pairs for
+     * count_range) are followed in q[l] by m / 8 more of their kind, their
+     * warm-up. */
     uint64_t *q[LOOKUPS];
     uint64_t *warm_hit, *warm_miss;
     uint64_t sum[LOOKUPS]; /* the right answer of each op over its keys */
@@ -195,6 +234,44 @@ static void shuffle(struct map_elem **a, size_t n, uint64_t *rs)
     }
 }
 
+/* The order-statistics ops' queries and right answers, from the keys in
+ * order (sorted: n keys ascending, each with its element's index), drawn
+ * from a stream of their own so that the other ops' keys are those of
+ * runs without them. Positions p are uniform: rank asks for the key at p
+ * (answer p), select for p (answer the element there), count_range for
+ * [key at p, key at p + width - 1] (answer width, n / 100 or 1). Each op's
+ * m timed queries are followed by m / 8 for its warm-up. */
+static void stat_queries(struct workload *w, const struct key_idx *sorted)
+{
+    size_t n = w->n, total = w->m + w->m / 8;
+    size_t width = n / 100 ? n / 100 : 1;
+    uint64_t os = 0x6f7264657273ull ^ n;
+
+    for (int l = L_RANK; l < LOOKUPS; l++) {
+        w->q[l] = xmalloc(total * LOOKUP_WORDS(l) * sizeof(uint64_t));
+        w->sum[l] = 0;
+    }
+    for (size_t i = 0; i < total; i++) {
+        size_t p = (size_t)bench_rand_below(&os, n);
+        w->q[L_RANK][i] = sorted[p].key;
+        if (i < w->m)
+            w->sum[L_RANK] += p;
+    }
+    for (size_t i = 0; i < total; i++) {
+        size_t p = (size_t)bench_rand_below(&os, n);
+        w->q[L_SELECT][i] = p;
+        if (i < w->m)
+            w->sum[L_SELECT] += (uintptr_t)&w->elems[sorted[p].idx];
+    }
+    for (size_t i = 0; i < total; i++) {
+        size_t p = (size_t)bench_rand_below(&os, n - width + 1);
+        w->q[L_COUNT_RANGE][2 * i] = sorted[p].key;
+        w->q[L_COUNT_RANGE][2 * i + 1] = sorted[p + width - 1].key;
+        if (i < w->m)
+            w->sum[L_COUNT_RANGE] += width;
+    }
+}
+
 static void workload_init(struct workload *w, size_t n, size_t m, unsigned ops)
 {
     /* The splitmix64 outputs of one stream never repeat (its state steps
@@ -204,13 +281,14 @@ static void workload_init(struct workload *w, size_t n, size_t m, unsigned ops)
     w->n = n;
     w->m = m;
     w->ops = ops;
+    memset(w->q, 0, sizeof(w->q));
     w->n_erase = n / 4 ? n / 4 : 1;
     w->cycles = n < ((size_t)1 << 20) ? ((size_t)1 << 20) / n : 1;
     w->elems = xmalloc(n * sizeof(*w->elems));
     memset(w->elems, 0, n * sizeof(*w->elems));
     for (size_t i = 0; i < n; i++)
         w->elems[i].key = bench_rand(&st);
-    for (int l = 0; l < LOOKUPS; l++)
+    for (int l = 0; l < L_RANK; l++)
         w->q[l] = xmalloc(m * sizeof(uint64_t));
     w->warm_hit = xmalloc((m / 8 + 1) * sizeof(uint64_t));
     w->warm_miss = xmalloc((m / 8 + 1) * sizeof(uint64_t));
@@ -269,7 +347,7 @@ static void workload_init(struct workload *w, size_t n, size_t m, unsigned ops)
     for (size_t i = 0; i < n; i++)
         w->all_sum += (uintptr_t)&w->elems[i];
     w->sum[L_LOWER_BOUND] = 0;
-    if (!(ops & OPB(OP_LOWER_BOUND)))
+    if (!(ops & (OPB(OP_LOWER_BOUND) | STAT_OPS)))
         return;
 
     struct key_idx *sorted = xmalloc(n * sizeof(*sorted));
@@ -278,9 +356,12 @@ static void workload_init(struct workload *w, size_t n, size_t m, unsigned ops)
         sorted[i].idx = i;
     }
     qsort(sorted, n, sizeof(*sorted), key_idx_cmp);
-    for (size_t i = 0; i < m; i++)
-        w->sum[L_LOWER_BOUND] +=
-            successor(sorted, n, w->elems, w->q[L_LOWER_BOUND][i]);
+    if (ops & OPB(OP_LOWER_BOUND))
+        for (size_t i = 0; i < m; i++)
+            w->sum[L_LOWER_BOUND] +=
+                successor(sorted, n, w->elems, w->q[L_LOWER_BOUND][i]);
+    if (ops & STAT_OPS)
+        stat_queries(w, sorted);
     free(sorted);
 }
 
@@ -329,7 +410,23 @@ static size_t warm_count(size_t n)
     return n <= ((size_t)1 << 14) ? n : n / 64;
 }
 
-/* Lookup op l over q[0, count) (a slice of its keys); the loop's sum. */
+/* Whether im has op (the order-statistics ops are optional). */
+static bool supports(const struct map_impl *im, enum op op)
+{
+    switch (op) {
+    case OP_RANK:
+        return im->rank_all;
+    case OP_SELECT:
+        return im->select_all;
+    case OP_COUNT_RANGE:
+        return im->count_range_all;
+    default:
+        return true;
+    }
+}
+
+/* Lookup op l over count queries from q (a slice of its queries); the
+ * loop's sum. */
 static uint64_t lookup(const struct map_impl *im, void *h, enum lookup l,
                        const uint64_t *q, size_t count)
 {
@@ -341,12 +438,18 @@ static uint64_t lookup(const struct map_impl *im, void *h, enum lookup l,
         return im->find_dep(h, q, count, opaque_zero);
     case L_LOWER_BOUND:
         return im->lower_bound_all(h, q, count);
+    case L_RANK:
+        return im->rank_all(h, q, count);
+    case L_SELECT:
+        return im->select_all(h, q, count);
+    case L_COUNT_RANGE:
+        return im->count_range_all(h, q, count);
     default:
         return 0;
     }
 }
 
-/* The four lookup ops on the freshly built map, ns per lookup into ns[].
+/* The lookup ops on the freshly built map, ns per lookup into ns[].
  *
  * Each op has its own keys and warms up on other keys of its kind, so no
  * op re-runs keys whose path the op before it has just brought into the
@@ -354,42 +457,55 @@ static uint64_t lookup(const struct map_impl *im, void *h, enum lookup l,
  * find_rand's keys and lower_bound find_miss's, and each op warmed up on the
  * first eighth of its own timed keys).
  *
- * The ops are timed in LOOKUP_SLICES rounds of one slice (m / 8 lookups,
- * 2-10 ms at quick sizes) of every op, the order rotated each round so
- * that each op follows each other op equally often. A noisy moment on a
- * shared machine, which lasts longer than a slice, then falls on all four
- * ops, not on whichever ran then: ratios between the ops of one
- * implementation hold as well as ratios between implementations. */
+ * The ops are timed by groups (lookup_group): the four searches, then the
+ * three order-statistics ops when the implementation has them, so that
+ * the searches are timed as they were before the latter existed. In each
+ * group the ops are timed in LOOKUP_SLICES rounds of one slice (m / 8
+ * lookups, 2-10 ms at quick sizes) of every op, the order rotated each
+ * round so that each op follows each other op equally often. A noisy
+ * moment on a shared machine, which lasts longer than a slice, then falls
+ * on all the group's ops, not on whichever ran then: ratios between the ops
+ * of one implementation hold as well as ratios between implementations. */
 static void run_lookups(const struct map_impl *im, const struct workload *w,
                         void *h, struct result *r, double *ns)
 {
     static const char *const what[LOOKUPS] = {
         "wrong elements found", "wrong elements found", "found an absent key",
-        "wrong successors"};
+        "wrong successors",     "wrong ranks",          "wrong elements",
+        "wrong counts"};
     size_t m = w->m;
     uint64_t t[LOOKUPS] = {0}, got[LOOKUPS] = {0};
+    bool on[LOOKUPS];
 
     for (int l = 0; l < LOOKUPS; l++)
-        if (w->ops & OPB(lookup_op[l]))
-            bench_sink +=
-                lookup(im, h, (enum lookup)l,
-                       l == L_FIND_RAND || l == L_FIND_DEP ? w->warm_hit
-                                                           : w->warm_miss,
-                       m / 8);
-    for (int round = 0; round < LOOKUP_SLICES; round++) {
-        size_t from = m * (size_t)round / LOOKUP_SLICES;
-        size_t to = m * (size_t)(round + 1) / LOOKUP_SLICES;
-        for (int j = 0; j < LOOKUPS; j++) {
-            enum lookup l = (enum lookup)((round + j) % LOOKUPS);
-            if (!(w->ops & OPB(lookup_op[l])))
-                continue;
-            uint64_t t0 = bench_now_ns();
-            got[l] += lookup(im, h, l, w->q[l] + from, to - from);
-            t[l] += bench_now_ns() - t0;
+        on[l] = (w->ops & OPB(lookup_op[l])) && supports(im, lookup_op[l]);
+    for (size_t g = 0; g < sizeof(lookup_group) / sizeof(lookup_group[0]);
+         g++) {
+        int first = lookup_group[g][0], size = lookup_group[g][1] - first;
+        for (int l = first; l < first + size; l++) {
+            const uint64_t *warm = l >= L_RANK ? w->q[l] + m * LOOKUP_WORDS(l)
+                                   : l == L_FIND_RAND || l == L_FIND_DEP
+                                       ? w->warm_hit
+                                       : w->warm_miss;
+            if (on[l])
+                bench_sink += lookup(im, h, (enum lookup)l, warm, m / 8);
+        }
+        for (int round = 0; round < LOOKUP_SLICES; round++) {
+            size_t from = m * (size_t)round / LOOKUP_SLICES;
+            size_t to = m * (size_t)(round + 1) / LOOKUP_SLICES;
+            for (int j = 0; j < size; j++) {
+                enum lookup l = (enum lookup)(first + (round + j) % size);
+                if (!on[l])
+                    continue;
+                uint64_t t0 = bench_now_ns();
+                got[l] += lookup(im, h, l, w->q[l] + from * LOOKUP_WORDS(l),
+                                 to - from);
+                t[l] += bench_now_ns() - t0;
+            }
         }
     }
     for (int l = 0; l < LOOKUPS; l++) {
-        if (!(w->ops & OPB(lookup_op[l])))
+        if (!on[l])
             continue;
         ns[lookup_op[l]] = per_op(t[l], m);
         if (got[l] != w->sum[l])
@@ -535,7 +651,7 @@ static bool run_size(size_t n, size_t m, unsigned ops, int reps, int warmups)
             continue;
         }
         for (int op = 0; op < NOPS; op++)
-            if (ops & OPB(op))
+            if ((ops & OPB(op)) && supports(impls[i], (enum op)op))
                 bench_row("map", impls[i]->name, op_names[op], n, 1,
                           bench_median(res[i].ns[op], reps),
                           op == OP_INSERT_SEQ ? res[i].bytes_seq
@@ -670,18 +786,22 @@ int main(int argc, char **argv)
         {100000, NULL, ALL_OPS},   {1000000, NULL, ALL_OPS},
         {10000000, NULL, ALL_OPS},
     };
-    /* Quick: everything at 10^6; at 10^7 ours and the two fastest peers,
-     * and only insert_rand (the build the other ops need anyway), find_rand
-     * and find_dep (throughput and latency) and scan: insert_seq and
-     * erase_rand at 10^7 would add about a minute to make bench-quick,
-     * which must stay under five on the 2-core machine. skiplist_base (an
-     * earlier header, present only with BENCH_BASE) runs wherever skiplist
-     * does. */
+    /* Quick: everything at 10^6; at 10^7 ours (unranked and ranked) and
+     * the two fastest peers, and only insert_rand (the build the other ops
+     * need anyway), find_rand and find_dep (throughput and latency), scan
+     * and the order statistics: insert_seq and erase_rand at 10^7 would add
+     * about a minute to make bench-quick, which must stay under five on the
+     * 2-core machine, and so would zskiplist's build at 10^7 (--n 10000000
+     * --impl zskiplist runs it). At 10^4 the order statistics alone, for
+     * the implementations that have them (the build at 10^4 is cheap).
+     * skiplist_base (an earlier header, present only with BENCH_BASE) runs
+     * wherever skiplist does. */
     static const struct size_spec quick_sizes[] = {
+        {10000, "skiplist_ranked,judyl,zskiplist", STAT_OPS},
         {1000000, NULL, ALL_OPS},
-        {10000000, "skiplist,skiplist_base,absl_btree,judyl",
+        {10000000, "skiplist,skiplist_ranked,skiplist_base,absl_btree,judyl",
          OPB(OP_INSERT_RAND) | OPB(OP_FIND_RAND) | OPB(OP_FIND_DEP) |
-             OPB(OP_SCAN)},
+             OPB(OP_SCAN) | STAT_OPS},
     };
     int quick = bench_quick(argc, argv);
     const struct size_spec *sizes = quick ? quick_sizes : full_sizes;

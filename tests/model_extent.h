@@ -10,8 +10,10 @@
  * can wrap.
  *
  * struct xops (defined in tests/test_extent_ops.c, one per instantiation:
- * key type x keys per node) lets the unit, differential and allocation
- * tests run one body over every instantiation.
+ * key type x keys per node, unranked and ranked) lets the unit,
+ * differential and allocation tests run one body over every instantiation;
+ * a ranked one's order-statistics calls (xops.rank, model_rank.h) are
+ * checked against the model by mx_rank_compare().
  */
 #ifndef MODEL_EXTENT_H
 #define MODEL_EXTENT_H
@@ -24,6 +26,7 @@
 #include <string.h>
 
 #include "skiplist.h"
+#include "model_rank.h"
 
 /* ------------------------------------------------------------------ model */
 
@@ -142,6 +145,39 @@ static inline int mx_first_overlap(const struct model_extent *m, uint64_t a,
         return -ENOENT;
     *tag = m->v[i].tag;
     return 0;
+}
+
+/* Order statistics: an extent's rank is its place in start order. */
+
+/* Extents starting before k. */
+static inline size_t mx_rank(const struct model_extent *m, uint64_t k)
+{
+    size_t lo = 0, hi = m->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (m->v[mid].start < k)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Extents overlapping the closed range [lo, hi]; 0 when lo > hi. The
+ * extents are disjoint: those starting in [lo, hi], and the one before
+ * them when it reaches lo. */
+static inline size_t mx_count_range(const struct model_extent *m, uint64_t lo,
+                                    uint64_t hi)
+{
+    if (lo > hi)
+        return 0;
+    size_t a = mx_rank(m, lo), b = hi == m->max ? m->n : mx_rank(m, hi + 1);
+    return b - a + (size_t)(a && m->v[a - 1].last >= lo);
+}
+
+static inline const void *mx_elem(const void *m, size_t i)
+{
+    return ((const struct model_extent *)m)->v[i].tag;
 }
 
 /*
@@ -276,7 +312,50 @@ struct xops {
     size_t (*walk_rev)(const void *l, void **out, size_t max);
     int (*check)(const void *l, char *why, size_t len);
     size_t (*bytes)(const void *l);
+    const struct rank_ops *rank; /* NULL: not a ranked instance */
 };
+
+/*
+ * Every order-statistics call of a ranked instance against the model:
+ * rank_compare_positions, then for each extent rank of its start and of
+ * the point after its last byte, and count_range of [start, last] (itself)
+ * and of [last, the next start] (itself and the next). buf holds m->n + 1
+ * pointers. Returns false with the first difference in why.
+ */
+static inline bool mx_rank_compare(const struct xops *o, const void *l,
+                                   const struct model_extent *m, void **buf,
+                                   char *why, size_t len)
+{
+    const struct rank_ops *r = o->rank;
+    if (!rank_compare_positions(r, l, m, m->n, mx_elem, 0, m->max, buf, why,
+                                len))
+        return false;
+    for (size_t i = 0; i < m->n; i++) {
+        const struct mx_ext *x = &m->v[i];
+        uint64_t after = x->last < m->max ? x->last + 1 : x->last;
+        uint64_t next = i + 1 < m->n ? m->v[i + 1].start : m->max;
+        size_t got[4] = {r->rank(l, x->start), r->rank(l, after),
+                         r->count_range(l, x->start, x->last),
+                         r->count_range(l, x->last, next)};
+        size_t want[4] = {mx_rank(m, x->start), mx_rank(m, after),
+                          mx_count_range(m, x->start, x->last),
+                          mx_count_range(m, x->last, next)};
+        for (int k = 0; k < 4; k++)
+            if (got[k] != want[k]) {
+                snprintf(why, len,
+                         "extent %zu [%#" PRIx64 ", %#" PRIx64 "]: %s = %zu, "
+                         "model %zu",
+                         i, x->start, x->last,
+                         k == 0   ? "rank(start)"
+                         : k == 1 ? "rank(last + 1)"
+                         : k == 2 ? "count_range(start, last)"
+                                  : "count_range(last, next start)",
+                         got[k], want[k]);
+                return false;
+            }
+    }
+    return true;
+}
 
 /* Every instantiation, in tests/test_extent_ops.c. */
 extern const struct xops *const xops_all[];

@@ -8,7 +8,10 @@
  * Also here: MAP_OPS_DEFINE(name), which wraps one SKIPLIST_DEFINE
  * instantiation over struct map_item into a table of function pointers, so
  * the random, allocation-failure and bad-input drivers are written once and
- * run over every configuration.
+ * run over every configuration; MAP_RANKED_OPS_DEFINE(name) does the same
+ * for a SKIPLIST_RANKED_DEFINE instantiation and adds its order-statistics
+ * calls (map_ops.rank, model_rank.h), which mm_rank_compare() checks
+ * against the model.
  */
 #ifndef MODEL_MAP_H
 #define MODEL_MAP_H
@@ -20,6 +23,7 @@
 #include <string.h>
 
 #include "skiplist.h"
+#include "model_rank.h"
 
 /* The element every ordered-index suite stores. */
 struct map_item {
@@ -168,10 +172,23 @@ static inline size_t mm_index_of(const struct model_map *m,
     return SIZE_MAX;
 }
 
+/* Order statistics: rank(k) is mm_lower(m, k), at(i) is mm_at(m, i), a
+ * linked element's position is mm_index_of(m, e). */
+
+/* Elements with lo <= key <= hi in the list's order: 0 when lo > hi. */
+static inline size_t mm_count_range(const struct model_map *m, uint64_t lo,
+                                    uint64_t hi)
+{
+    if (mm_cmp(m, lo, hi) > 0)
+        return 0;
+    return mm_upper(m, hi) - mm_lower(m, lo);
+}
+
 /* ------------------------------------------------------------ ops table */
 
-/* Starting points for map_ops.walk. */
-enum { MAP_WALK_FIRST, MAP_WALK_LAST, MAP_WALK_SEEK };
+/* Starting points for map_ops.walk (MAP_WALK_AT: iter_at(k), ranked
+ * instances only; an unranked one starts nowhere). */
+enum { MAP_WALK_FIRST, MAP_WALK_LAST, MAP_WALK_SEEK, MAP_WALK_AT };
 
 /* Which FOREACH macro map_ops.loop runs. */
 enum { MAP_FE_FWD, MAP_FE_REV, MAP_FE_FROM, MAP_FE_SAFE };
@@ -215,11 +232,24 @@ struct map_ops {
      * the elements for which (index % erase_mod == erase_rem). */
     size_t (*loop)(void *sl, int which, uint64_t k, size_t erase_mod,
                    size_t erase_rem, struct map_item **out, size_t max);
+    const struct rank_ops *rank; /* NULL: not a ranked instance */
 };
 
 /* One ops table per instantiation: thin casts, no logic beyond walk and
  * foreach, which exist to reach the iterator types. */
-#define MAP_OPS_DEFINE(name, label_, desc_)                                    \
+#define MAP_OPS_DEFINE(name, label_, desc_) \
+    MAP_OPS_DEFINE_(name, label_, desc_, MAP_NO_ITER_AT, NULL)
+
+/* A SKIPLIST_RANKED_DEFINE instantiation: the same table with walks from a
+ * position (MAP_WALK_AT) and map_ops.rank. */
+#define MAP_RANKED_OPS_DEFINE(name, label_, desc_)    \
+    RANK_OPS_DEFINE(name, struct map_item, uint64_t); \
+    MAP_OPS_DEFINE_(name, label_, desc_, name##_iter_at, &name##_rank_ops)
+
+/* An unranked instance's stand-in for iter_at: no element. */
+#define MAP_NO_ITER_AT(itp, sl, i) ((void)(itp), (void)(i), NULL)
+
+#define MAP_OPS_DEFINE_(name, label_, desc_, ITER_AT, rank_)                   \
     static int name##_w_init(void *sl, const struct skiplist_allocator *a,     \
                              uint64_t seed)                                    \
     {                                                                          \
@@ -314,6 +344,8 @@ struct map_ops {
             e = name##_iter_first(&it, l);                                     \
         else if (start == MAP_WALK_LAST)                                       \
             e = name##_iter_last(&it, l);                                      \
+        else if (start == MAP_WALK_AT)                                         \
+            e = ITER_AT(&it, l, (size_t)k);                                    \
         else                                                                   \
             e = name##_iter_seek(&it, l, k);                                   \
         for (size_t i = 0; e; i++) {                                           \
@@ -397,6 +429,7 @@ struct map_ops {
         name##_w_check,                                                        \
         name##_w_walk,                                                         \
         name##_w_foreach,                                                      \
+        rank_,                                                                 \
     }
 
 /* Model counterpart of map_ops.walk. */
@@ -409,6 +442,8 @@ static inline size_t mm_walk(const struct model_map *m, int start, uint64_t k,
         i = 0;
     else if (start == MAP_WALK_LAST)
         i = m->n - 1; /* wraps to SIZE_MAX when empty: out of range */
+    else if (start == MAP_WALK_AT)
+        i = (size_t)k;
     else
         i = mm_lower(m, k);
     for (size_t s = 0; i < m->n; s++) {
@@ -418,6 +453,41 @@ static inline size_t mm_walk(const struct model_map *m, int start, uint64_t k,
         i = moves[s] > 0 ? i + 1 : i - 1;
     }
     return n;
+}
+
+static inline const void *mm_elem(const void *m, size_t i)
+{
+    return ((const struct model_map *)m)->v[i];
+}
+
+/*
+ * Every order-statistics call of a ranked instance against the model:
+ * rank_compare_positions (each element's at and rank_of, its own listing
+ * among equal keys; the ends; FOREACH_AT), then rank and count_range of
+ * each distinct key. buf holds m->n + 1 pointers. Returns false with the
+ * first difference in why.
+ */
+static inline bool mm_rank_compare(const struct map_ops *o, const void *sl,
+                                   const struct model_map *m, void **buf,
+                                   char *why, size_t len)
+{
+    const struct rank_ops *r = o->rank;
+    uint64_t lo = m->desc ? UINT64_MAX : 0;
+    if (!rank_compare_positions(r, sl, m, m->n, mm_elem, lo, ~lo, buf, why,
+                                len))
+        return false;
+    for (size_t i = 0; i < m->n; i = mm_upper(m, m->v[i]->key)) {
+        uint64_t k = m->v[i]->key;
+        size_t rk = r->rank(sl, k), c = r->count_range(sl, k, k);
+        if (rk != i || c != mm_upper(m, k) - i) {
+            snprintf(why, len,
+                     "key %" PRIu64 " first at %zu: rank %zu, count_range "
+                     "%zu, model %zu",
+                     k, i, rk, c, mm_upper(m, k) - i);
+            return false;
+        }
+    }
+    return true;
 }
 
 #endif /* MODEL_MAP_H */

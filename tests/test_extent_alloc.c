@@ -5,8 +5,10 @@
  * repeated with the Nth allocation failing, for N = 1, 2, ... until the call
  * no longer reaches the failing allocation; a call that saw a failure must
  * return -ENOMEM and leave the list exactly as it was (check() plus an
- * element-by-element comparison), and the run ends with zero leaks. Erase
- * must succeed even when every allocation fails (it has no -ENOMEM).
+ * element-by-element comparison; on a ranked instance also every count:
+ * rank, rank_of, at, count_range and iter_at agree with the snapshot), and
+ * the run ends with zero leaks. Erase must succeed even when every
+ * allocation fails (it has no -ENOMEM).
  *
  * Bad input: each documented misuse gets its documented error, and the
  * list, its contents and the allocator are untouched.
@@ -45,7 +47,7 @@ static void same(const struct xops *o, const void *l, const struct snap *s,
     char why[256] = "";
     int r = o->check(l, why, sizeof(why));
     S_OK(o, r == 0, "after %s: check() = %d: %s", after, r, why);
-    void *now[CAP];
+    void *now[CAP + 1];
     size_t n = o->walk(l, now, CAP);
     S_OK(o, n == s->n && o->count(l) == s->n,
          "after %s: %zu elements (count %zu), want %zu", after, n, o->count(l),
@@ -57,6 +59,19 @@ static void same(const struct xops *o, const void *l, const struct snap *s,
              "after %s: element %zu's extent changed", after, i);
         S_OK(o, o->lookup(l, s->start[i]) == s->e[i],
              "after %s: lookup of element %zu fails", after, i);
+    }
+    if (o->rank) { /* the snapshot as a model */
+        struct mx_ext *v = (struct mx_ext *)malloc((n + 1) * sizeof(*v));
+        S_OK(o, v != NULL, "%s", "out of memory");
+        for (size_t i = 0; i < n; i++) {
+            v[i].start = s->start[i];
+            v[i].last = s->start[i] + (s->size[i] - 1);
+            v[i].tag = s->e[i];
+        }
+        struct model_extent m = {v, n, n, o->max};
+        bool ok = mx_rank_compare(o, l, &m, now, why, sizeof(why));
+        free(v);
+        S_OK(o, ok, "after %s: %s", after, why);
     }
 }
 

@@ -12,6 +12,12 @@
  * own target size, so the list both shrinks to nothing and grows to
  * hundreds of extents (many leaves and levels at every KPN).
  *
+ * Every configuration runs again as a ranked instance
+ * (SKIPLIST_EXTENT_RANKED_DEFINE): after every operation one of each
+ * order-statistics query (rank, at, rank_of, count_range, iter_at) is
+ * checked against the model (d_rank), and each full comparison checks them
+ * at every position (mx_rank_compare).
+ *
  * SEED=<n> replays a run; TEST_SCALE=<k> runs k times longer.
  */
 #include <criterion/criterion.h>
@@ -38,6 +44,7 @@ struct diff {
     uint64_t base, width; /* window [base, base + width - 1] */
     size_t target;        /* live count the phase steers towards */
     void *buf_a[POOL + 1], *buf_b[POOL + 1];
+    unsigned long rank_rounds; /* d_rank calls (ranked instances) */
     /* what the stream exercised, printed at the end */
     unsigned long ins_ok, ins_clash, hole_ok, hole_nospc, einval;
     size_t max_live;
@@ -131,6 +138,63 @@ static void d_compare_all(struct diff *d)
     for (size_t i = 0; i < n; i++)
         D_OK(d, d->buf_b[i] == d->m.v[d->m.n - 1 - i].tag,
              "reverse walk[%zu] differs", i);
+    char why[200] = "";
+    D_OK(d,
+         !d->o->rank ||
+             mx_rank_compare(d->o, d->l, &d->m, d->buf_a, why, sizeof(why)),
+         "%s", why);
+}
+
+/* A key for rank or count_range: an extent's edge or next to it, a point
+ * of the window, or an end of the key space. */
+static uint64_t d_rank_point(struct diff *d)
+{
+    if (d_rand(d, 10) == 0)
+        return d_rand(d, 2) ? 0 : d->o->max;
+    return d_edge_point(d);
+}
+
+/*
+ * One of each order-statistics query of a ranked instance against the
+ * model: rank of a point, at a position, rank_of a pool element (member
+ * or not) or of NULL, count_range of a closed window (one point, reversed,
+ * the whole key space or between two points), iter_at and the steps next
+ * to it. Runs after every operation.
+ */
+static void d_rank(struct diff *d)
+{
+    const struct rank_ops *q = d->o->rank;
+    d->rank_rounds++;
+    uint64_t k = d_rank_point(d);
+    size_t got = q->rank(d->l, k), want = mx_rank(&d->m, k);
+    D_OK(d, got == want, "rank(%#" PRIx64 ") = %zu, model %zu", k, got, want);
+    size_t i = rank_pos(&d->r, d->m.n);
+    void *e = q->at(d->l, i);
+    const void *we = i < d->m.n ? d->m.v[i].tag : NULL;
+    D_OK(d, e == we, "at(%zu) = %p, model %p", i, e, we);
+    if (d_rand(d, 16) == 0) {
+        int64_t r = q->rank_of(d->l, NULL);
+        D_OK(d, r == -EINVAL, "rank_of(NULL) = %" PRId64, r);
+    } else {
+        size_t s = (size_t)d_rand(d, POOL);
+        size_t at = mx_index_of(&d->m, d->pool[s]);
+        int64_t r = q->rank_of(d->l, d->pool[s]);
+        int64_t wr = at < d->m.n ? (int64_t)at : -ENOENT;
+        D_OK(d, r == wr, "rank_of(%s) = %" PRId64 ", model %" PRId64,
+             d->in[s] ? "a member" : "a non-member", r, wr);
+    }
+    uint64_t lo = d_rank_point(d), hi = d_rank_point(d);
+    rank_window(&d->r, &lo, &hi, 0, d->o->max);
+    got = q->count_range(d->l, lo, hi);
+    want = mx_count_range(&d->m, lo, hi);
+    D_OK(d, got == want,
+         "count_range(%#" PRIx64 ", %#" PRIx64 ") = %zu, model %zu", lo, hi,
+         got, want);
+    i = rank_pos(&d->r, d->m.n);
+    int bad = rank_steps_check(q, d->l, &d->m, d->m.n, mx_elem, i);
+    D_OK(d, bad < 0,
+         "iter_at(%zu) (count %zu): result %d of at, get, next, prev differs",
+         i, d->m.n, bad);
 }
 
 static size_t d_free_slot(struct diff *d)
@@ -419,6 +483,8 @@ static void run_diff(const struct xops *o, unsigned long plain_ops,
             op_overlaps(d);
         else
             op_ends(d);
+        if (o->rank)
+            d_rank(d);
         if (d->live > d->max_live)
             d->max_live = d->live;
         if (d->op % 1000 == 999)
@@ -429,9 +495,10 @@ static void run_diff(const struct xops *o, unsigned long plain_ops,
     d_check(d);
     fprintf(stderr,
             "%s: SEED=%" PRIu64 ", %lu ops, 0 mismatches (inserts %lu ok %lu "
-            "clash, holes %lu ok %lu ENOSPC, %lu EINVAL, max %zu live)\n",
+            "clash, holes %lu ok %lu ENOSPC, %lu EINVAL, max %zu live, %lu "
+            "rounds of rank queries)\n",
             what, d->seed, ops, d->ins_ok, d->ins_clash, d->hole_ok,
-            d->hole_nospc, d->einval, d->max_live);
+            d->hole_nospc, d->einval, d->max_live, d->rank_rounds);
     o->del_list(d->l);
     if (counted) {
         D_OK(d, d->ta.live == 0, "%ld allocations leaked", d->ta.live);
@@ -447,37 +514,25 @@ static void run_diff(const struct xops *o, unsigned long plain_ops,
 #define DIFF_OPS 130000ul
 
 /* Instantiations are listed in test_extent_ops.c: 0-3 uint64_t, 4-7
- * uint32_t, each with KPN default, 1, 4, 64. The default-KPN runs use the
- * library's own pooled allocator, the others the counting one. */
-Test(extent_diff, u64_default)
-{
-    run_diff(xops_all[0], DIFF_OPS, false);
-}
-Test(extent_diff, u64_k1)
-{
-    run_diff(xops_all[1], DIFF_OPS, true);
-}
-Test(extent_diff, u64_k4)
-{
-    run_diff(xops_all[2], DIFF_OPS, true);
-}
-Test(extent_diff, u64_k64)
-{
-    run_diff(xops_all[3], DIFF_OPS, true);
-}
-Test(extent_diff, u32_default)
-{
-    run_diff(xops_all[4], DIFF_OPS, false);
-}
-Test(extent_diff, u32_k1)
-{
-    run_diff(xops_all[5], DIFF_OPS, true);
-}
-Test(extent_diff, u32_k4)
-{
-    run_diff(xops_all[6], DIFF_OPS, true);
-}
-Test(extent_diff, u32_k64)
-{
-    run_diff(xops_all[7], DIFF_OPS, true);
-}
+ * uint32_t, each with KPN default, 1, 4, 64, then the same eight ranked.
+ * The default-KPN runs use the library's own pooled allocator, the others
+ * the counting one. Each test runs one configuration, and _ranked its
+ * ranked twin. */
+#define DIFF_TESTS(name, x, counted)                                 \
+    Test(extent_diff, name)                                          \
+    {                                                                \
+        run_diff(xops_all[x], DIFF_OPS, counted);                    \
+    }                                                                \
+    Test(extent_diff, name##_ranked)                                 \
+    {                                                                \
+        run_diff(xops_all[(x) + xops_count / 2], DIFF_OPS, counted); \
+    }
+
+DIFF_TESTS(u64_default, 0, false)
+DIFF_TESTS(u64_k1, 1, true)
+DIFF_TESTS(u64_k4, 2, true)
+DIFF_TESTS(u64_k64, 3, true)
+DIFF_TESTS(u32_default, 4, false)
+DIFF_TESTS(u32_k1, 5, true)
+DIFF_TESTS(u32_k4, 6, true)
+DIFF_TESTS(u32_k64, 7, true)

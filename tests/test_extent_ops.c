@@ -1,8 +1,11 @@
 /*
  * The extent instantiations every extent suite runs over: two key types
  * (uint32_t to reach the top of the key space cheaply, uint64_t) times four
- * leaf sizes (1 = classic one-key nodes, 4, the default, 64), each wrapped
- * in the struct xops adapters of model_extent.h.
+ * leaf sizes (1 = classic one-key nodes, 4, the default, 64), each
+ * instantiated by SKIPLIST_EXTENT_DEFINE and again by
+ * SKIPLIST_EXTENT_RANKED_DEFINE (the same configuration with order
+ * statistics: xops.rank), each wrapped in the struct xops adapters of
+ * model_extent.h.
  *
  * The adapters are thin on purpose: each calls one generated function, so
  * a failure points at the library, not at glue.
@@ -23,19 +26,27 @@ struct x32 {
     uint32_t payload;
 };
 
-/* Small MAXLVL on the wide leaves exercises the level cap. */
-SKIPLIST_EXTENT_DEFINE(x64d, struct x64, uint64_t, start, size,
-                       SKIPLIST_DEFAULTS)
-SKIPLIST_EXTENT_DEFINE(x64k1, struct x64, uint64_t, start, size, 1, 32, 1)
-SKIPLIST_EXTENT_DEFINE(x64k4, struct x64, uint64_t, start, size, 4, 24, 1)
-SKIPLIST_EXTENT_DEFINE(x64k64, struct x64, uint64_t, start, size, 64, 6, 2)
-SKIPLIST_EXTENT_DEFINE(x32d, struct x32, uint32_t, start, size,
-                       SKIPLIST_DEFAULTS)
-SKIPLIST_EXTENT_DEFINE(x32k1, struct x32, uint32_t, start, size, 1, 32, 1)
-SKIPLIST_EXTENT_DEFINE(x32k4, struct x32, uint32_t, start, size, 4, 24, 1)
-SKIPLIST_EXTENT_DEFINE(x32k64, struct x32, uint32_t, start, size, 64, 6, 2)
+/* The configurations: name, element, key type, label, KPN, MAXLVL, PSHIFT.
+ * Small MAXLVL on the wide leaves exercises the level cap. */
+#define XOPS_CONFIGS(X)                                             \
+    X(x64d, struct x64, uint64_t, "u64/default", SKIPLIST_DEFAULTS) \
+    X(x64k1, struct x64, uint64_t, "u64/k1", 1, 32, 1)              \
+    X(x64k4, struct x64, uint64_t, "u64/k4", 4, 24, 1)              \
+    X(x64k64, struct x64, uint64_t, "u64/k64", 64, 6, 2)            \
+    X(x32d, struct x32, uint32_t, "u32/default", SKIPLIST_DEFAULTS) \
+    X(x32k1, struct x32, uint32_t, "u32/k1", 1, 32, 1)              \
+    X(x32k4, struct x32, uint32_t, "u32/k4", 4, 24, 1)              \
+    X(x32k64, struct x32, uint32_t, "u32/k64", 64, 6, 2)
 
-#define XOPS_ADAPT(name, T, K_T, LABEL)                                        \
+/* x64d and its ranked twin x64d_rk, and so on. */
+#define XOPS_DEFINE(name, T, K_T, LABEL, ...)                                  \
+    SKIPLIST_EXTENT_DEFINE(name, T, K_T, start, size, __VA_ARGS__)             \
+    XOPS_ADAPT(name, T, K_T, LABEL, NULL)                                      \
+    SKIPLIST_EXTENT_RANKED_DEFINE(name##_rk, T, K_T, start, size, __VA_ARGS__) \
+    RANK_OPS_DEFINE(name##_rk, T, K_T);                                        \
+    XOPS_ADAPT(name##_rk, T, K_T, LABEL " ranked", &name##_rk##_rank_ops)
+
+#define XOPS_ADAPT(name, T, K_T, LABEL, RANK)                                  \
     static void *name##_a_new_list(const struct skiplist_allocator *a,         \
                                    uint64_t seed, int *err)                    \
     {                                                                          \
@@ -208,19 +219,15 @@ SKIPLIST_EXTENT_DEFINE(x32k64, struct x32, uint32_t, start, size, 64, 6, 2)
         name##_a_walk_rev,                                                     \
         name##_a_check,                                                        \
         name##_a_bytes,                                                        \
+        RANK,                                                                  \
     };
 
-XOPS_ADAPT(x64d, struct x64, uint64_t, "u64/default")
-XOPS_ADAPT(x64k1, struct x64, uint64_t, "u64/k1")
-XOPS_ADAPT(x64k4, struct x64, uint64_t, "u64/k4")
-XOPS_ADAPT(x64k64, struct x64, uint64_t, "u64/k64")
-XOPS_ADAPT(x32d, struct x32, uint32_t, "u32/default")
-XOPS_ADAPT(x32k1, struct x32, uint32_t, "u32/k1")
-XOPS_ADAPT(x32k4, struct x32, uint32_t, "u32/k4")
-XOPS_ADAPT(x32k64, struct x32, uint32_t, "u32/k64")
+XOPS_CONFIGS(XOPS_DEFINE)
 
-const struct xops *const xops_all[] = {
-    &x64d_xops, &x64k1_xops, &x64k4_xops, &x64k64_xops,
-    &x32d_xops, &x32k1_xops, &x32k4_xops, &x32k64_xops,
-};
+/* The unranked instantiations first (test_extent_diff.c names them by
+ * index), then their ranked twins in the same order. */
+#define XOPS_PLAIN(name, ...) &name##_xops,
+#define XOPS_RANKED(name, ...) &name##_rk_xops,
+const struct xops *const xops_all[] = {XOPS_CONFIGS(XOPS_PLAIN)
+                                           XOPS_CONFIGS(XOPS_RANKED)};
 const size_t xops_count = sizeof(xops_all) / sizeof(xops_all[0]);

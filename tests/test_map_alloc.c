@@ -9,26 +9,33 @@
  *   - a call that cannot report failure (erase, pop, clear) still does
  *     its job;
  * and after destroy the allocator holds nothing (zero leaks) and every
- * free matched an allocation (size, level, pointer).
+ * free matched an allocation (size, level, pointer). Each configuration
+ * runs again as a ranked instance (SKIPLIST_RANKED_DEFINE), whose counts
+ * must survive the failures too: after every failed call (and every
+ * change) rank, rank_of, at, count_range and iter_at agree with the model
+ * at every position (mm_rank_compare).
  */
 #include <criterion/criterion.h>
 
 #include "test_common.h"
 #include "model_map.h"
 
-SKIPLIST_DEFINE(a_k1, struct map_item, uint64_t, MAP_ITEM_KEY, SKIPLIST_CMP_NUM,
-                1, 32, 1)
-SKIPLIST_DEFINE(a_k4, struct map_item, uint64_t, MAP_ITEM_KEY, SKIPLIST_CMP_NUM,
-                4, 4, 2)
-SKIPLIST_DEFINE(a_def, struct map_item, uint64_t, MAP_ITEM_KEY,
-                SKIPLIST_CMP_NUM, SKIPLIST_DEFAULTS)
-SKIPLIST_DEFINE(a_k64, struct map_item, uint64_t, MAP_ITEM_KEY,
-                SKIPLIST_CMP_NUM, 64, 32, 1)
+/* The configurations: instance a_<name> (and its ranked twin a_<name>_rk),
+ * test sweep_<test> (and sweep_<test>_ranked), label, KPN, MAXLVL, PSHIFT. */
+#define ALLOC_CONFIGS(X)                            \
+    X(k1, k1, "k1_l32_p1", 1, 32, 1)                \
+    X(k4, k4, "k4_l4_p2", 4, 4, 2)                  \
+    X(def, defaults, "defaults", SKIPLIST_DEFAULTS) \
+    X(k64, k64, "k64_l32_p1", 64, 32, 1)
 
-MAP_OPS_DEFINE(a_k1, "k1_l32_p1", false);
-MAP_OPS_DEFINE(a_k4, "k4_l4_p2", false);
-MAP_OPS_DEFINE(a_def, "defaults", false);
-MAP_OPS_DEFINE(a_k64, "k64_l32_p1", false);
+#define ALLOC_DEFINE(name, test, label, ...)                            \
+    SKIPLIST_DEFINE(a_##name, struct map_item, uint64_t, MAP_ITEM_KEY,  \
+                    SKIPLIST_CMP_NUM, __VA_ARGS__)                      \
+    MAP_OPS_DEFINE(a_##name, label, false);                             \
+    SKIPLIST_RANKED_DEFINE(a_##name##_rk, struct map_item, uint64_t,    \
+                           MAP_ITEM_KEY, SKIPLIST_CMP_NUM, __VA_ARGS__) \
+    MAP_RANKED_OPS_DEFINE(a_##name##_rk, label " ranked", false);
+ALLOC_CONFIGS(ALLOC_DEFINE)
 
 enum { POOL = 260, KEYS = 180, GROW_OPS = 240, MIXED_OPS = 260 };
 
@@ -62,6 +69,9 @@ static void compare(const struct map_ops *o, void *sl,
             snprintf(why, len, "element %zu differs", i);
             return;
         }
+    static void *rbuf[POOL + 1];
+    if (o->rank && !mm_rank_compare(o, sl, m, rbuf, why, len))
+        return;
 }
 
 /*
@@ -212,25 +222,16 @@ static void sweep(const struct map_ops *o, const char *name)
             o->label, calls, st.runs, st.ops, st.enomem, st.absorbed, seed);
 }
 
-Test(map_alloc, sweep_k1)
-{
-    sweep(&a_k1_ops, "map_alloc_k1");
-}
-
-Test(map_alloc, sweep_k4)
-{
-    sweep(&a_k4_ops, "map_alloc_k4");
-}
-
-Test(map_alloc, sweep_defaults)
-{
-    sweep(&a_def_ops, "map_alloc_defaults");
-}
-
-Test(map_alloc, sweep_k64)
-{
-    sweep(&a_k64_ops, "map_alloc_k64");
-}
+#define SWEEP_TESTS(name, test, ...)                             \
+    Test(map_alloc, sweep_##test)                                \
+    {                                                            \
+        sweep(&a_##name##_ops, "map_alloc_" #test);              \
+    }                                                            \
+    Test(map_alloc, sweep_##test##_ranked)                       \
+    {                                                            \
+        sweep(&a_##name##_rk_ops, "map_alloc_" #test "_ranked"); \
+    }
+ALLOC_CONFIGS(SWEEP_TESTS)
 
 /* init itself: a failing first allocation gives -ENOMEM and no leak. */
 Test(map_alloc, init_enomem)

@@ -20,37 +20,37 @@
 #include "test_common.h"
 #include "model_map.h"
 
-/* The configuration matrix. Names say keys per node, max level, pshift. */
-SKIPLIST_DEFINE(r_k1_l32_p1, struct map_item, uint64_t, MAP_ITEM_KEY,
-                SKIPLIST_CMP_NUM, 1, 32, 1)
-SKIPLIST_DEFINE(r_k1_l4_p2, struct map_item, uint64_t, MAP_ITEM_KEY,
-                SKIPLIST_CMP_NUM, 1, 4, 2)
-SKIPLIST_DEFINE(r_k4_l4_p1, struct map_item, uint64_t, MAP_ITEM_KEY,
-                SKIPLIST_CMP_NUM, 4, 4, 1)
-SKIPLIST_DEFINE(r_k4_l32_p2, struct map_item, uint64_t, MAP_ITEM_KEY,
-                SKIPLIST_CMP_NUM, 4, 32, 2)
-SKIPLIST_DEFINE(r_def, struct map_item, uint64_t, MAP_ITEM_KEY,
-                SKIPLIST_CMP_NUM, SKIPLIST_DEFAULTS)
-SKIPLIST_DEFINE(r_k64_l32_p1, struct map_item, uint64_t, MAP_ITEM_KEY,
-                SKIPLIST_CMP_NUM, 64, 32, 1)
-SKIPLIST_DEFINE(r_k64_l4_p2, struct map_item, uint64_t, MAP_ITEM_KEY,
-                SKIPLIST_CMP_NUM, 64, 4, 2)
-/* Extremes of the valid ranges: the biggest leaves, a single level. */
-SKIPLIST_DEFINE(r_k256_l1_p4, struct map_item, uint64_t, MAP_ITEM_KEY,
-                SKIPLIST_CMP_NUM, 256, 1, 4)
-/* Descending comparator and a function as key accessor. */
-SKIPLIST_DEFINE(r_desc_k3, struct map_item, uint64_t, map_item_key,
-                MAP_CMP_DESC, 3, 8, 1)
+/*
+ * The configuration matrix. Names say keys per node, max level, pshift;
+ * then the label, whether the comparator is descending, KEY_OF, CMP and the
+ * configuration. Each is instantiated twice: r_<name> by SKIPLIST_DEFINE
+ * and rk_<name> by SKIPLIST_RANKED_DEFINE, whose runs also check rank,
+ * rank_of, at, count_range, iter_at and FOREACH_AT against the model after
+ * every mutation (op_rank) and at every position on each full comparison
+ * (mm_rank_compare).
+ */
+#define RANDOM_CONFIGS(X)                                                      \
+    X(k1_l32_p1, "k1_l32_p1", false, MAP_ITEM_KEY, SKIPLIST_CMP_NUM, 1, 32, 1) \
+    X(k1_l4_p2, "k1_l4_p2", false, MAP_ITEM_KEY, SKIPLIST_CMP_NUM, 1, 4, 2)    \
+    X(k4_l4_p1, "k4_l4_p1", false, MAP_ITEM_KEY, SKIPLIST_CMP_NUM, 4, 4, 1)    \
+    X(k4_l32_p2, "k4_l32_p2", false, MAP_ITEM_KEY, SKIPLIST_CMP_NUM, 4, 32, 2) \
+    X(def, "defaults", false, MAP_ITEM_KEY, SKIPLIST_CMP_NUM,                  \
+      SKIPLIST_DEFAULTS)                                                       \
+    X(k64_l32_p1, "k64_l32_p1", false, MAP_ITEM_KEY, SKIPLIST_CMP_NUM, 64, 32, \
+      1)                                                                       \
+    X(k64_l4_p2, "k64_l4_p2", false, MAP_ITEM_KEY, SKIPLIST_CMP_NUM, 64, 4, 2) \
+    /* Extremes of the valid ranges: the biggest leaves, a single level. */    \
+    X(k256_l1_p4, "k256_l1_p4", false, MAP_ITEM_KEY, SKIPLIST_CMP_NUM, 256, 1, \
+      4)                                                                       \
+    /* Descending comparator and a function as key accessor. */                \
+    X(desc_k3, "desc_k3_l8_p1", true, map_item_key, MAP_CMP_DESC, 3, 8, 1)
 
-MAP_OPS_DEFINE(r_k1_l32_p1, "k1_l32_p1", false);
-MAP_OPS_DEFINE(r_k1_l4_p2, "k1_l4_p2", false);
-MAP_OPS_DEFINE(r_k4_l4_p1, "k4_l4_p1", false);
-MAP_OPS_DEFINE(r_k4_l32_p2, "k4_l32_p2", false);
-MAP_OPS_DEFINE(r_def, "defaults", false);
-MAP_OPS_DEFINE(r_k64_l32_p1, "k64_l32_p1", false);
-MAP_OPS_DEFINE(r_k64_l4_p2, "k64_l4_p2", false);
-MAP_OPS_DEFINE(r_k256_l1_p4, "k256_l1_p4", false);
-MAP_OPS_DEFINE(r_desc_k3, "desc_k3_l8_p1", true);
+#define RANDOM_DEFINE(name, label, desc, ...)                                 \
+    SKIPLIST_DEFINE(r_##name, struct map_item, uint64_t, __VA_ARGS__)         \
+    MAP_OPS_DEFINE(r_##name, label, desc);                                    \
+    SKIPLIST_RANKED_DEFINE(rk_##name, struct map_item, uint64_t, __VA_ARGS__) \
+    MAP_RANKED_OPS_DEFINE(rk_##name, label " ranked", desc);
+RANDOM_CONFIGS(RANDOM_DEFINE)
 
 struct rnd_cfg {
     const char *kind;
@@ -71,12 +71,13 @@ struct rnd {
     struct model_map m;
     struct map_item *items;
     struct map_item **buf_sl, **buf_m; /* scratch for walks, pool + 1 long */
+    void **buf_rank;                   /* the same for rank_ops.foreach_at */
     struct tc_rng rng;
     uint64_t seed;
     unsigned long op;
     const char *what; /* current operation, for messages */
     size_t target;    /* size the mutation mix drifts towards */
-    unsigned long mutations, checks, compares;
+    unsigned long mutations, checks, compares, rank_rounds;
     size_t max_n; /* largest size reached, to show the run went big */
 };
 
@@ -141,6 +142,66 @@ static void compare_full(struct rnd *r)
     RCHECK(r, r->o->first(r->sl) == mm_at(&r->m, 0), "first() differs");
     RCHECK(r, r->o->last(r->sl) == (r->m.n ? r->m.v[r->m.n - 1] : NULL),
            "last() differs");
+    char why[160] = "";
+    RCHECK(r,
+           !r->o->rank || mm_rank_compare(r->o, r->sl, &r->m, r->buf_rank, why,
+                                          sizeof(why)),
+           why);
+}
+
+/* A key for rank: present, absent, below the first or above the last. */
+static uint64_t rank_key(struct rnd *r)
+{
+    const struct model_map *m = &r->m;
+    uint64_t d = tc_below(&r->rng, 8);
+    if (m->n && d == 0) { /* just before the first, in the list's order */
+        uint64_t k = m->v[0]->key;
+        return m->desc ? (k == UINT64_MAX ? k : k + 1) : (k ? k - 1 : 0);
+    }
+    if (m->n && d == 1) { /* just past the last */
+        uint64_t k = m->v[m->n - 1]->key;
+        return m->desc ? (k ? k - 1 : 0) : (k == UINT64_MAX ? k : k + 1);
+    }
+    if (d == 2)
+        return tc_below(&r->rng, 2) ? 0 : UINT64_MAX;
+    return query_key(r);
+}
+
+/*
+ * One of each order-statistics query of a ranked instance, against the
+ * model: rank of a key, at a position, rank_of a pool element (linked or
+ * not, with a key that is often present) or of NULL, count_range of a
+ * window (reversed, a single key, the whole key space or random), and
+ * iter_at with the steps next to it. Runs after every mutation and as an
+ * operation of its own.
+ */
+static void op_rank(struct rnd *r)
+{
+    const struct rank_ops *q = r->o->rank;
+    const struct model_map *m = &r->m;
+    if (!q)
+        return;
+    r->rank_rounds++;
+    uint64_t k = rank_key(r);
+    RCHECK(r, q->rank(r->sl, k) == mm_lower(m, k), "rank differs from model");
+    size_t i = rank_pos(&r->rng, r->m.n);
+    RCHECK(r, q->at(r->sl, i) == mm_at(m, i), "at differs from model");
+    if (tc_below(&r->rng, 16) == 0) {
+        RCHECK(r, q->rank_of(r->sl, NULL) == -EINVAL, "rank_of(NULL)");
+    } else {
+        struct map_item *e = &r->items[tc_below(&r->rng, r->cfg->pool)];
+        int64_t want = e->in_list ? (int64_t)mm_index_of(m, e) : -ENOENT;
+        RCHECK(r, q->rank_of(r->sl, e) == want, "rank_of differs from model");
+    }
+    uint64_t lo = rank_key(r), hi = rank_key(r);
+    rank_window(&r->rng, &lo, &hi, m->desc ? UINT64_MAX : 0,
+                m->desc ? 0 : UINT64_MAX);
+    RCHECK(r, q->count_range(r->sl, lo, hi) == mm_count_range(m, lo, hi),
+           "count_range differs from model");
+    RCHECK(r,
+           rank_steps_check(q, r->sl, m, m->n, mm_elem,
+                            rank_pos(&r->rng, m->n)) < 0,
+           "iter_at, iter_get or the step next to it differs");
 }
 
 static void after_mutation(struct rnd *r)
@@ -150,6 +211,7 @@ static void after_mutation(struct rnd *r)
         r->max_n = r->m.n;
     if (r->mutations % r->cfg->check_every == 0)
         check_struct(r);
+    op_rank(r);
 }
 
 static struct map_item *free_item(struct rnd *r)
@@ -292,8 +354,10 @@ static void op_walk(struct rnd *r)
             dir = (signed char)-dir;
         moves[i] = dir;
     }
-    int start = (int)tc_below(&r->rng, 3);
-    uint64_t k = query_key(r);
+    /* Ranked instances also start at a position (iter_at). */
+    int start = (int)tc_below(&r->rng, r->o->rank ? 4 : 3);
+    uint64_t k =
+        start == MAP_WALK_AT ? rank_pos(&r->rng, r->m.n) : query_key(r);
     size_t a = r->o->walk(r->sl, start, k, moves, nmoves, r->buf_sl);
     RCHECK(r, a != SIZE_MAX, "iter_get() disagrees with the step's result");
     size_t b = mm_walk(&r->m, start, k, moves, nmoves, r->buf_m);
@@ -303,18 +367,22 @@ static void op_walk(struct rnd *r)
                "iterator walk visits a different element");
 }
 
+/* FOREACH_FROM a key, or on a ranked instance as often FOREACH_AT a
+ * position. */
 static void op_foreach_from(struct rnd *r)
 {
-    r->what = "FOREACH_FROM";
-    uint64_t k = query_key(r);
+    bool at = r->o->rank && tc_below(&r->rng, 2);
+    r->what = at ? "FOREACH_AT" : "FOREACH_FROM";
+    uint64_t k = at ? rank_pos(&r->rng, r->m.n) : query_key(r);
     size_t max = (size_t)tc_below(&r->rng, 64) + 1;
-    size_t a = r->o->loop(r->sl, MAP_FE_FROM, k, 0, 0, r->buf_sl, max);
-    size_t i0 = mm_lower(&r->m, k);
+    size_t a = at ? r->o->rank->foreach_at(r->sl, (size_t)k, r->buf_rank, max)
+                  : r->o->loop(r->sl, MAP_FE_FROM, k, 0, 0, r->buf_sl, max);
+    size_t i0 = at ? (k < r->m.n ? (size_t)k : r->m.n) : mm_lower(&r->m, k);
     size_t b = r->m.n - i0 < max ? r->m.n - i0 : max;
-    RCHECK(r, a == b, "FOREACH_FROM length differs from model");
+    RCHECK(r, a == b, "length differs from model");
     for (size_t i = 0; i < a; i++)
-        RCHECK(r, r->buf_sl[i] == r->m.v[i0 + i],
-               "FOREACH_FROM visits a different element");
+        RCHECK(r, (at ? r->buf_rank[i] : r->buf_sl[i]) == r->m.v[i0 + i],
+               "visits a different element");
 }
 
 /* FOREACH_SAFE erasing every mod-th element (mod 1: all of them). */
@@ -383,8 +451,9 @@ static void run_random(const struct map_ops *o, const struct rnd_cfg *cfg,
     r->items = (struct map_item *)calloc(cfg->pool, sizeof(*r->items));
     r->buf_sl = (struct map_item **)calloc(cfg->pool + 1, sizeof(void *));
     r->buf_m = (struct map_item **)calloc(cfg->pool + 1, sizeof(void *));
+    r->buf_rank = (void **)calloc(cfg->pool + 1, sizeof(void *));
     r->sl = malloc(o->size);
-    cr_assert(r->items && r->buf_sl && r->buf_m && r->sl);
+    cr_assert(r->items && r->buf_sl && r->buf_m && r->buf_rank && r->sl);
     for (size_t i = 0; i < cfg->pool; i++)
         r->items[i].id = (uint32_t)i;
     tc_alloc_init(&ta);
@@ -413,7 +482,11 @@ static void run_random(const struct map_ops *o, const struct rnd_cfg *cfg,
             else
                 op_pop(r, tc_below(&r->rng, 2) != 0);
         } else if (d < 7500) {
-            op_query(r);
+            r->what = "rank queries";
+            if (d < 5400 && r->o->rank)
+                op_rank(r);
+            else
+                op_query(r);
         } else if (d < 8000) {
             op_ends(r);
         } else if (d < 9500) {
@@ -450,13 +523,15 @@ static void run_random(const struct map_ops *o, const struct rnd_cfg *cfg,
     /* stderr, not cr_log_info: Criterion hides info logs by default. */
     fprintf(stderr,
             "map_random %s %s: %lu ops, 0 mismatches (%lu mutations, %lu "
-            "checks, %lu full compares, max size %zu), SEED=%" PRIu64 "\n",
+            "checks, %lu full compares, %lu rounds of rank queries, max size "
+            "%zu), SEED=%" PRIu64 "\n",
             o->label, cfg->kind, nops, r->mutations, r->checks, r->compares,
-            r->max_n, r->seed);
+            r->rank_rounds, r->max_n, r->seed);
     mm_free(&r->m);
     free(r->items);
     free(r->buf_sl);
     free(r->buf_m);
+    free(r->buf_rank);
     free(r->sl);
 }
 
@@ -504,15 +579,10 @@ static const struct rnd_cfg cfg_set = {
         run_random(&name##_ops, &cfg_long, #name "_long");   \
     }
 
-RANDOM_TESTS(r_k1_l32_p1)
-RANDOM_TESTS(r_k1_l4_p2)
-RANDOM_TESTS(r_k4_l4_p1)
-RANDOM_TESTS(r_k4_l32_p2)
-RANDOM_TESTS(r_def)
-RANDOM_TESTS(r_k64_l32_p1)
-RANDOM_TESTS(r_k64_l4_p2)
-RANDOM_TESTS(r_k256_l1_p4)
-RANDOM_TESTS(r_desc_k3)
+#define RANDOM_TESTS_BOTH(name, ...) \
+    RANDOM_TESTS(r_##name)           \
+    RANDOM_TESTS(rk_##name)
+RANDOM_CONFIGS(RANDOM_TESTS_BOTH)
 
 Test(map_random, set_k4)
 {
@@ -522,4 +592,50 @@ Test(map_random, set_k4)
 Test(map_random, set_defaults)
 {
     run_random(&r_def_ops, &cfg_set, "set_defaults");
+}
+
+Test(map_random, set_k4_ranked)
+{
+    run_random(&rk_k4_l32_p2_ops, &cfg_set, "set_k4_ranked");
+}
+
+Test(map_random, set_defaults_ranked)
+{
+    run_random(&rk_def_ops, &cfg_set, "set_defaults_ranked");
+}
+
+/*
+ * iter_prev from the end of a list that once held elements and was emptied
+ * by erase (its one leaf stays, empty): NULL, as on a list never written.
+ * The end is reached by iter_seek past the last key and, on a ranked
+ * instance, by iter_at(0) (the count). Deterministic, so a failure here
+ * names the cause that a crash inside the random runs does not.
+ */
+#define PREV_FROM_END(name, ranked_end)                                       \
+    do {                                                                      \
+        struct name l;                                                        \
+        struct name##_iter it;                                                \
+        struct map_item e[3] = {{1, 0, false}, {2, 1, false}, {3, 2, false}}; \
+        cr_assert_eq(name##_init(&l, NULL, 1), 0);                            \
+        for (int round = 0; round < 2; round++) {                             \
+            cr_assert_null(name##_iter_seek(&it, &l, 100));                   \
+            cr_assert_null(name##_iter_prev(&it), "%s, round %d", #name,      \
+                           round);                                            \
+            cr_assert_null(ranked_end);                                       \
+            cr_assert_null(name##_iter_prev(&it), "%s, round %d", #name,      \
+                           round);                                            \
+            for (int i = 0; i < 3; i++)                                       \
+                cr_assert_eq(name##_insert(&l, &e[i], NULL), 0);              \
+            for (int i = 0; i < 3; i++)                                       \
+                cr_assert_eq(name##_erase(&l, &e[i]), 0);                     \
+        }                                                                     \
+        name##_destroy(&l, NULL, NULL);                                       \
+    } while (0)
+
+Test(map_random, iter_prev_from_end_of_emptied_list)
+{
+    PREV_FROM_END(r_def, NULL);
+    PREV_FROM_END(r_k1_l4_p2, NULL);
+    PREV_FROM_END(rk_def, rk_def_iter_at(&it, &l, 0));
+    PREV_FROM_END(rk_k1_l4_p2, rk_k1_l4_p2_iter_at(&it, &l, 0));
 }

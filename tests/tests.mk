@@ -137,7 +137,8 @@ RCU_LIB_bp   := -lurcu-bp
 rcu_libs = $(RCU_LIB_$(1)) -lurcu-common -pthread
 
 RCU_DEPS := $(wildcard tests/rcu/*.h) tests/test_common.h \
-            tests/model_map.h tests/model_extent.h $(HEADERS)
+            tests/model_map.h tests/model_extent.h tests/model_rank.h \
+            $(HEADERS)
 RCU_BINS := $(RCU_FLAVORS:%=$(RCU_DIR)/rcu-tests-%) \
             $(RCU_DIR)/rcu-tests-asan $(RCU_DIR)/rcu-stress-tsan \
             $(RCU_DIR)/rcu-planted
