@@ -222,16 +222,40 @@ static void sweep(const struct map_ops *o, const char *name)
             o->label, calls, st.runs, st.ops, st.enomem, st.absorbed, seed);
 }
 
-#define SWEEP_TESTS(name, test, ...)                             \
-    Test(map_alloc, sweep_##test)                                \
-    {                                                            \
-        sweep(&a_##name##_ops, "map_alloc_" #test);              \
-    }                                                            \
-    Test(map_alloc, sweep_##test##_ranked)                       \
-    {                                                            \
-        sweep(&a_##name##_rk_ops, "map_alloc_" #test "_ranked"); \
-    }
-ALLOC_CONFIGS(SWEEP_TESTS)
+/* Spelled out, not generated, so that docs/errors.md can name each one
+ * and tests/errors/check_table.sh can find it. */
+Test(map_alloc, sweep_k1)
+{
+    sweep(&a_k1_ops, "map_alloc_k1");
+}
+Test(map_alloc, sweep_k4)
+{
+    sweep(&a_k4_ops, "map_alloc_k4");
+}
+Test(map_alloc, sweep_defaults)
+{
+    sweep(&a_def_ops, "map_alloc_defaults");
+}
+Test(map_alloc, sweep_k64)
+{
+    sweep(&a_k64_ops, "map_alloc_k64");
+}
+Test(map_alloc, sweep_k1_ranked)
+{
+    sweep(&a_k1_rk_ops, "map_alloc_k1_ranked");
+}
+Test(map_alloc, sweep_k4_ranked)
+{
+    sweep(&a_k4_rk_ops, "map_alloc_k4_ranked");
+}
+Test(map_alloc, sweep_defaults_ranked)
+{
+    sweep(&a_def_rk_ops, "map_alloc_defaults_ranked");
+}
+Test(map_alloc, sweep_k64_ranked)
+{
+    sweep(&a_k64_rk_ops, "map_alloc_k64_ranked");
+}
 
 /* init itself: a failing first allocation gives -ENOMEM and no leak. */
 Test(map_alloc, init_enomem)
