@@ -30,7 +30,7 @@ FUZZ_RCU_LIBS := -lurcu -lurcu-common -pthread
 $(FUZZ_DIR)/fuzz_rcu_%: FUZZ_LIBS := $(FUZZ_RCU_LIBS)
 
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard tests/fuzz/*.h) \
-                    tests/test_common.h tests/model_map.h tests/model_extent.h \
+                    tests/test_common.h $(wildcard tests/model_*.h) \
                     tests/bfs_replica.h $(wildcard tests/rcu/*.h) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_LIBS)
