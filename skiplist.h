@@ -57,7 +57,8 @@
  * summaries, slot
  * primitives, queue
  * windows and tombstones, insert, remove, queue fast paths and entry
- * points, iteration, extent face, order statistics, invariant check); the
+ * points, iteration, extent face, order statistics, bulk operations,
+ * invariant check); the
  * "Generated API"
  * reference; the instantiation macros. Each public operation and the
  * functions that do it (-> calls, | or):
@@ -76,6 +77,10 @@
  *                        -> slx_unlink -> slx_ientry_erase (-> slx_imerge)
  *   name_erase_key       slx_erase_key -> slx_bound, slx_remove_at
  *   name_pop_first/last  slx_pop_first / slx_pop_last -> slx_take_at
+ *   name_build           slx_build -> slx_build_fill, slx_build_link
+ *   name_erase_range     slx_erase_range -> slx_erase_leaf | slx_erase_slots,
+ *                        slx_rebalance
+ *   name_find_many       slx_find_many -> slx_descend_many, slx_bound_from
  *   name_push            slx_push_refused, slx_push_edge (inline)
  *                        | name_slx_push_slow -> slx_push_slow
  *                        -> slx_push_small | slx_insert_multi
@@ -5135,10 +5140,14 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
  *   T     *name_iter_next(struct name_iter *it);                NULL at the end
  *   T     *name_iter_prev(struct name_iter *it);                NULL before the start
  *   T     *name_iter_get(const struct name_iter *it);
+ *   int    name_build(struct name *sl, T *const *sorted, size_t n);  empty sl from sorted input, O(n): 0, -EINVAL (sl not empty, order, NULL), -ENOMEM; sl empty on error
+ *   void   name_find_many(const struct name *sl, K_T const *keys, size_t n, T **out);  out[i] = name_find(sl, keys[i]), descents interleaved
+ *   void   name_lower_bound_many(const struct name *sl, K_T const *keys, size_t n, T **out);  the same for name_lower_bound
  * Ordered index and extent index:
  *   int    name_erase(struct name *sl, T *e);                   0, -ENOENT (not in sl), -EINVAL (NULL)
  *   T     *name_pop_first(struct name *sl);                     removed, or NULL when empty
  *   T     *name_pop_last(struct name *sl);                      removed, or NULL when empty
+ *   size_t name_erase_range(struct name *sl, K_T lo, K_T hi, void (*fn)(T *e, void *arg), void *arg);  removes keys in [lo, hi] (extents: overlapping it), fn per element after; the count, 0 when lo > hi
  * Ordered index (SKIPLIST_DEFINE):
  *   int    name_insert(struct name *sl, T *e, T **existing);    0, -EEXIST (*existing = the equal one), -ENOMEM, -EINVAL
  *   int    name_insert_multi(struct name *sl, T *e);            0 (after its equals), -ENOMEM, -EINVAL
@@ -5529,9 +5538,10 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
 
 /* Bulk calls of every face (SLX_PROTO_BULK). */
 #define SLX_GEN_BULK(name, T, K_T, ATTR)                                    \
-    ATTR int SLX_CAT(name, _build)(struct name * sl, T *const *v, size_t n) \
+    ATTR int SLX_CAT(name, _build)(struct name * sl, T *const *sorted,      \
+                                   size_t n)                                \
     {                                                                       \
-        return slx_build(SLX_TY(name), &sl->sl, (void *const *)v, n);       \
+        return slx_build(SLX_TY(name), &sl->sl, (void *const *)sorted, n);  \
     }                                                                       \
     ATTR void SLX_CAT(name, _find_many)(const struct name *sl,              \
                                         K_T const *keys, size_t n, T **out) \

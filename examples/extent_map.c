@@ -5,10 +5,11 @@
  * Each extent says "file blocks [logical, logical + len) live on disk at
  * [physical, physical + len)". A copy-on-write file system never
  * overwrites in place, so every write maps its blocks somewhere new:
- * write() finds every extent the written range overlaps, trims or splits
- * them (a write into the middle of an extent leaves a piece on each side),
- * inserts the new extent, and merges it with neighbours that are
- * contiguous both logically and physically, so a sequential stream of
+ * write() punches a hole for the written range (the extents that cross
+ * its ends are cut there, a write into the middle of an extent leaving a
+ * piece on each side, and every extent inside goes in one
+ * emap_erase_range), inserts the new extent, and merges it with neighbours that
+ * are contiguous both logically and physically, so a sequential stream of
  * writes stays one extent. lookup() translates a file block to a disk
  * block. The program runs a scripted sequence, prints the map, then a
  * long random sequence checked block by block against a flat array.
@@ -34,7 +35,7 @@ SKIPLIST_EXTENT_DEFINE(emap, struct extent, uint64_t, logical, len,
 
 #define HOLE UINT64_MAX /* lookup() of a block no extent covers */
 
-static unsigned long splits, trims, merges, failures;
+static unsigned long cuts, dropped, merges, failures;
 
 static struct extent *new_extent(uint64_t logical, uint64_t len,
                                  uint64_t physical)
@@ -58,52 +59,48 @@ static void must(int r, const char *what)
     }
 }
 
-/* Map file blocks [logical, logical + len) to [physical, ...). */
+/* Cut the extent that holds block b and starts before it into
+ * [start, b) and [b, end), so that no extent crosses b. An extent's start
+ * and length are its keys: it leaves the list to be reshaped. */
+static void cut_at(struct emap *map, uint64_t b)
+{
+    struct extent *e = emap_lookup(map, b);
+    if (!e || e->logical == b)
+        return;
+    uint64_t head = b - e->logical;
+    must(emap_erase(map, e), "erase of a cut extent");
+    struct extent *tail = new_extent(b, e->len - head, e->physical + head);
+    e->len = head;
+    must(emap_insert(map, e, NULL), "insert of the head piece");
+    must(emap_insert(map, tail, NULL), "insert of the tail piece");
+    cuts++;
+}
+
+static void free_extent(struct extent *e, void *arg)
+{
+    (void)arg;
+    free(e);
+}
+
+/* Unmap file blocks [logical, logical + len): cut the extents that cross
+ * either end, then drop every extent inside in one erase_range (whole
+ * leaves of them at a time). Ranges are closed, [lo, hi]: the hole's last
+ * block is end - 1. */
+static void punch_hole(struct emap *map, uint64_t logical, uint64_t len)
+{
+    uint64_t end = logical + len;
+    cut_at(map, logical);
+    cut_at(map, end);
+    dropped += emap_erase_range(map, logical, end - 1, free_extent, NULL);
+}
+
+/* Map file blocks [logical, logical + len) to [physical, ...): punch the
+ * hole, put the new extent in it. */
 static void write_blocks(struct emap *map, uint64_t logical, uint64_t len,
                          uint64_t physical)
 {
     uint64_t end = logical + len;
-
-    /* Collect the overlapped extents first: the iterator is invalidated
-     * by the erases that follow. Overlap queries take closed ranges
-     * [lo, hi], so the write's last block is end - 1. */
-    struct extent *hit[64];
-    size_t nhit = 0;
-    struct emap_iter it;
-    struct extent *e;
-    SKIPLIST_FOREACH_OVERLAP (emap, map, it, e, logical, end - 1) {
-        if (nhit == sizeof(hit) / sizeof(hit[0]))
-            break; /* the rest are handled on the next round */
-        hit[nhit++] = e;
-    }
-    for (size_t i = 0; i < nhit; i++) {
-        e = hit[i];
-        uint64_t e_end = e->logical + e->len;
-        must(emap_erase(map, e), "erase");
-        bool left = e->logical < logical; /* a piece survives on the left */
-        bool right = e_end > end;         /* and on the right */
-        if (left && right)
-            splits++;
-        else if (left || right)
-            trims++;
-        if (left)
-            must(emap_insert(
-                     map,
-                     new_extent(e->logical, logical - e->logical, e->physical),
-                     NULL),
-                 "insert of the left piece");
-        if (right)
-            must(emap_insert(map,
-                             new_extent(end, e_end - end,
-                                        e->physical + (end - e->logical)),
-                             NULL),
-                 "insert of the right piece");
-        free(e);
-    }
-    if (nhit == sizeof(hit) / sizeof(hit[0])) {
-        write_blocks(map, logical, len, physical); /* more to trim */
-        return;
-    }
+    punch_hole(map, logical, len);
 
     /* Merge with neighbours that continue it on disk too. */
     struct extent *n = new_extent(logical, len, physical);
@@ -198,12 +195,6 @@ static void write_both(struct emap *map, uint64_t *flat, uint64_t logical,
         flat[logical + i] = physical + i;
 }
 
-static void free_extent(struct extent *e, void *arg)
-{
-    (void)arg;
-    free(e);
-}
-
 #define FILE_BLOCKS 1024
 
 int main(void)
@@ -238,12 +229,12 @@ int main(void)
         write_both(&map, flat, script[i].logical, script[i].len,
                    script[i].physical);
         printf("  write [%3" PRIu64 ", %3" PRIu64 ") -> %4" PRIu64
-               "  %-45s %zu extents (%lu split, %lu trimmed, %lu merged)\n",
+               "  %-45s %zu extents (%lu cut, %lu dropped, %lu merged)\n",
                script[i].logical, script[i].logical + script[i].len,
-               script[i].physical, script[i].what, emap_count(&map),
-               splits - s0, trims - t0, merges - m0);
-        s0 = splits;
-        t0 = trims;
+               script[i].physical, script[i].what, emap_count(&map), cuts - s0,
+               dropped - t0, merges - m0);
+        s0 = cuts;
+        t0 = dropped;
         m0 = merges;
         verify(&map, flat, FILE_BLOCKS, script[i].what);
     }
@@ -289,9 +280,9 @@ int main(void)
         mapped += flat[i] != HOLE;
     printf("random copy-on-write traffic: %lu writes over %d blocks\n", writes,
            FILE_BLOCKS);
-    printf("  %zu extents, %" PRIu64 " blocks mapped; %lu splits, %lu trims, "
+    printf("  %zu extents, %" PRIu64 " blocks mapped; %lu cuts, %lu dropped, "
            "%lu merges in all\n",
-           emap_count(&map), mapped, splits, trims, merges);
+           emap_count(&map), mapped, cuts, dropped, merges);
     emap_destroy(&map, free_extent, NULL);
     printf("self-checks: %s\n", failures ? "FAILED" : "all passed");
     return failures ? 1 : 0;

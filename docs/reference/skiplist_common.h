@@ -174,6 +174,75 @@ T *name_first(const struct name *sl);
 T *name_last(const struct name *sl);
 
 /**
+ * \brief Loads an empty list from an array sorted by key, in one pass.
+ *
+ * The elements are packed into leaves in the order given, each leaf
+ * filled to 7/8 of `KPN` (so the inserts that follow find room instead
+ * of splitting every leaf; a build of at most `KPN` elements makes one
+ * leaf), and the index is built bottom up with the heights inserts would
+ * have drawn. No key is searched for and nothing is shifted: several
+ * times faster than `n` inserts in ascending order (docs/performance.md).
+ *
+ * The order `sorted` must have, checked element by element:
+ * - ordered index: keys strictly increasing (a unique map; load a
+ *   multimap with `name_insert_multi()`);
+ * - priority queue: keys non-decreasing; equal keys leave in the order
+ *   given (FIFO), as if pushed in that order;
+ * - extent index: every extent valid (size > 0, not wrapping past the
+ *   key's maximum) and starting after the last unit of the one before:
+ *   no overlap.
+ *
+ * All or nothing: on any error the list is left empty, holding nothing of
+ * `sorted`, with nothing allocated by the call still held (a queue's
+ * elements are left unqueued).
+ * \param sl     the list; it must be empty
+ * \param sorted `n` elements in key order; NULL only when `n` is 0
+ * \param n      how many
+ * \retval 0       the list holds the `n` elements (nothing done when `n`
+ *                 is 0)
+ * \retval -EINVAL the list is not empty (nothing changed), `sorted` is
+ *                 NULL, an element is NULL, out of order, equal to the one
+ *                 before (ordered index), overlapping it or invalid
+ *                 (extent index), or already queued (priority queue: an
+ *                 element given twice is queued the second time)
+ * \retval -ENOMEM the allocator failed
+ * \complexity O(n)
+ */
+int name_build(struct name *sl, T *const *sorted, size_t n);
+
+/**
+ * \brief Finds many keys at once: `out[i] = name_find(sl, keys[i])`.
+ *
+ * The descents of a group of 16 keys are run level by
+ * level side by side, each node prefetched before the group moves on, so
+ * their cache misses overlap instead of following one another: on a list
+ * larger than the caches this is several times faster per key than
+ * calling `name_find()` in a loop (docs/performance.md). The keys need not
+ * be sorted or distinct.
+ * \param sl   the list
+ * \param keys the `n` keys sought
+ * \param n    how many
+ * \param out  `n` results: the first element with key `keys[i]`, or NULL
+ * \complexity O(n log N), N the list's count
+ */
+void name_find_many(const struct name *sl, K_T const *keys, size_t n, T **out);
+
+/**
+ * \brief Lower bounds of many keys at once:
+ *        `out[i] = name_lower_bound(sl, keys[i])`.
+ *
+ * Interleaved as `name_find_many()`.
+ * \param sl   the list
+ * \param keys the `n` bounds
+ * \param n    how many
+ * \param out  `n` results: the first element with key >= `keys[i]`, or
+ *             NULL
+ * \complexity O(n log N), N the list's count
+ */
+void name_lower_bound_many(const struct name *sl, K_T const *keys, size_t n,
+                           T **out);
+
+/**
  * \brief Verifies every invariant of the list (for tests and debugging).
  *
  * Leaves sorted, counts, links, every index entry and (extent face) every
