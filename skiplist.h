@@ -5076,6 +5076,57 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
     return slx_check_index(ty, L, why, len);
 }
 
+/* --- SKIPLIST_DEBUG ------------------------------------------------- */
+
+/* With SKIPLIST_DEBUG defined before the header is included, every call
+ * that changes a list runs check() on it afterwards and aborts with the
+ * violation on stderr (as the maple tree's MT_BUG_ON / mt_validate): a
+ * corruption is reported by the call that made it, not by a crash later.
+ * It costs O(n) per call: for tests and debugging only. Off, the
+ * SLX_DEBUGGED_* wrappers are their argument and cost nothing. */
+#ifdef SKIPLIST_DEBUG
+SLX_COLD void slx_debug_check(const struct slx_type *ty,
+                              const struct slx_list *L, const char *op)
+{
+    char why[256];
+    if (slx_check(ty, L, why, sizeof why) == 0)
+        return;
+    fprintf(stderr, "skiplist: SKIPLIST_DEBUG: check() failed after %s: %s\n",
+            op, why);
+    abort();
+}
+static inline int slx_debugged_int(const struct slx_type *ty,
+                                   const struct slx_list *L, const char *op,
+                                   int rc)
+{
+    slx_debug_check(ty, L, op);
+    return rc;
+}
+static inline size_t slx_debugged_size(const struct slx_type *ty,
+                                       const struct slx_list *L, const char *op,
+                                       size_t n)
+{
+    slx_debug_check(ty, L, op);
+    return n;
+}
+static inline void *slx_debugged_ptr(const struct slx_type *ty,
+                                     const struct slx_list *L, const char *op,
+                                     void *e)
+{
+    slx_debug_check(ty, L, op);
+    return e;
+}
+#define SLX_DEBUGGED_INT(ty, L, op, x) slx_debugged_int(ty, L, op, x)
+#define SLX_DEBUGGED_SIZE(ty, L, op, x) slx_debugged_size(ty, L, op, x)
+#define SLX_DEBUGGED_PTR(ty, L, op, x) slx_debugged_ptr(ty, L, op, x)
+#define SLX_DEBUGGED_VOID(ty, L, op) slx_debug_check(ty, L, op)
+#else
+#define SLX_DEBUGGED_INT(ty, L, op, x) (x)
+#define SLX_DEBUGGED_SIZE(ty, L, op, x) (x)
+#define SLX_DEBUGGED_PTR(ty, L, op, x) (x)
+#define SLX_DEBUGGED_VOID(ty, L, op) ((void)0)
+#endif
+
 #ifdef __cplusplus
 }
 #endif
@@ -5441,7 +5492,8 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
     ATTR int SLX_CAT(name, _init)(                                             \
         struct name * sl, const struct skiplist_allocator *a, uint64_t seed)   \
     {                                                                          \
-        return slx_init(SLX_TY(name), &sl->sl, a, seed);                       \
+        return SLX_DEBUGGED_INT(SLX_TY(name), &sl->sl, "init",                 \
+                                slx_init(SLX_TY(name), &sl->sl, a, seed));     \
     }                                                                          \
     ATTR void SLX_CAT(name, _destroy)(struct name * sl,                        \
                                       void (*fn)(T *, void *), void *arg)      \
@@ -5452,6 +5504,7 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
                                     void *arg)                                 \
     {                                                                          \
         slx_clear(SLX_TY(name), &sl->sl, (void (*)(void *, void *))fn, arg);   \
+        SLX_DEBUGGED_VOID(SLX_TY(name), &sl->sl, "clear");                     \
     }                                                                          \
     ATTR size_t SLX_CAT(name, _count)(const struct name *sl)                   \
     {                                                                          \
@@ -5541,7 +5594,9 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
     ATTR int SLX_CAT(name, _build)(struct name * sl, T *const *sorted,      \
                                    size_t n)                                \
     {                                                                       \
-        return slx_build(SLX_TY(name), &sl->sl, (void *const *)sorted, n);  \
+        return SLX_DEBUGGED_INT(                                            \
+            SLX_TY(name), &sl->sl, "build",                                 \
+            slx_build(SLX_TY(name), &sl->sl, (void *const *)sorted, n));    \
     }                                                                       \
     ATTR void SLX_CAT(name, _find_many)(const struct name *sl,              \
                                         K_T const *keys, size_t n, T **out) \
@@ -5559,8 +5614,10 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
     ATTR size_t SLX_CAT(name, _erase_range)(                                  \
         struct name * sl, K_T lo, K_T hi, void (*fn)(T *, void *), void *arg) \
     {                                                                         \
-        return slx_erase_range(SLX_TY(name), &sl->sl, &lo, &hi,               \
-                               (void (*)(void *, void *))fn, arg);            \
+        return SLX_DEBUGGED_SIZE(                                             \
+            SLX_TY(name), &sl->sl, "erase_range",                             \
+            slx_erase_range(SLX_TY(name), &sl->sl, &lo, &hi,                  \
+                            (void (*)(void *, void *))fn, arg));              \
     }
 
 /* Erase through the element: a queue's removal fast path inline, the rest
@@ -5574,37 +5631,44 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
     }                                                                  \
     ATTR int SLX_CAT(name, VERB)(struct name * sl, T * e)              \
     {                                                                  \
-        if (!e)                                                        \
-            return -EINVAL;                                            \
-        if (slx_remove_small(SLX_TY(name), &sl->sl, e))                \
-            return 0;                                                  \
-        return SLX_CAT(name, _slx_erase_slow)(sl, e);                  \
+        int rc = !e ? -EINVAL                                          \
+                 : slx_remove_small(SLX_TY(name), &sl->sl, e)          \
+                     ? 0                                               \
+                     : SLX_CAT(name, _slx_erase_slow)(sl, e);          \
+        return SLX_DEBUGGED_INT(SLX_TY(name), &sl->sl, #VERB, rc);     \
     }
 
-#define SLX_GEN_REMOVE(name, T, ATTR)                     \
-    SLX_GEN_ERASE(name, T, ATTR, _erase)                  \
-    ATTR T *SLX_CAT(name, _pop_first)(struct name * sl)   \
-    {                                                     \
-        return (T *)slx_pop_first(SLX_TY(name), &sl->sl); \
-    }                                                     \
-    ATTR T *SLX_CAT(name, _pop_last)(struct name * sl)    \
-    {                                                     \
-        return (T *)slx_pop_last(SLX_TY(name), &sl->sl);  \
+#define SLX_GEN_REMOVE(name, T, ATTR)                                       \
+    SLX_GEN_ERASE(name, T, ATTR, _erase)                                    \
+    ATTR T *SLX_CAT(name, _pop_first)(struct name * sl)                     \
+    {                                                                       \
+        return (T *)SLX_DEBUGGED_PTR(SLX_TY(name), &sl->sl, "pop_first",    \
+                                     slx_pop_first(SLX_TY(name), &sl->sl)); \
+    }                                                                       \
+    ATTR T *SLX_CAT(name, _pop_last)(struct name * sl)                      \
+    {                                                                       \
+        return (T *)SLX_DEBUGGED_PTR(SLX_TY(name), &sl->sl, "pop_last",     \
+                                     slx_pop_last(SLX_TY(name), &sl->sl));  \
     }
 
 /* Ordered index: unique and multi inserts, erase by key. */
-#define SLX_GEN_MAP(name, T, K_T, ATTR)                                        \
-    ATTR int SLX_CAT(name, _insert)(struct name * sl, T * e, T * *existing)    \
-    {                                                                          \
-        return slx_insert_unique(SLX_TY(name), &sl->sl, e, (void **)existing); \
-    }                                                                          \
-    ATTR int SLX_CAT(name, _insert_multi)(struct name * sl, T * e)             \
-    {                                                                          \
-        return slx_insert_multi(SLX_TY(name), &sl->sl, e);                     \
-    }                                                                          \
-    ATTR int SLX_CAT(name, _erase_key)(struct name * sl, K_T key, T * *out)    \
-    {                                                                          \
-        return slx_erase_key(SLX_TY(name), &sl->sl, &key, (void **)out);       \
+#define SLX_GEN_MAP(name, T, K_T, ATTR)                                      \
+    ATTR int SLX_CAT(name, _insert)(struct name * sl, T * e, T * *existing)  \
+    {                                                                        \
+        return SLX_DEBUGGED_INT(                                             \
+            SLX_TY(name), &sl->sl, "insert",                                 \
+            slx_insert_unique(SLX_TY(name), &sl->sl, e, (void **)existing)); \
+    }                                                                        \
+    ATTR int SLX_CAT(name, _insert_multi)(struct name * sl, T * e)           \
+    {                                                                        \
+        return SLX_DEBUGGED_INT(SLX_TY(name), &sl->sl, "insert_multi",       \
+                                slx_insert_multi(SLX_TY(name), &sl->sl, e)); \
+    }                                                                        \
+    ATTR int SLX_CAT(name, _erase_key)(struct name * sl, K_T key, T * *out)  \
+    {                                                                        \
+        return SLX_DEBUGGED_INT(                                             \
+            SLX_TY(name), &sl->sl, "erase_key",                              \
+            slx_erase_key(SLX_TY(name), &sl->sl, &key, (void **)out));       \
     }
 
 /* Priority queue: the hook gives removal without search. Push and pop
@@ -5624,11 +5688,9 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
     ATTR int SLX_CAT(name, _push)(struct name * pq, T * e)                     \
     {                                                                          \
         int rc = slx_push_refused(SLX_TY(name), &pq->sl, e);                   \
-        if (rc)                                                                \
-            return rc;                                                         \
-        if (slx_push_edge(SLX_TY(name), &pq->sl, e))                           \
-            return 0;                                                          \
-        return SLX_CAT(name, _slx_push_slow)(pq, e);                           \
+        if (rc == 0 && !slx_push_edge(SLX_TY(name), &pq->sl, e))               \
+            rc = SLX_CAT(name, _slx_push_slow)(pq, e);                         \
+        return SLX_DEBUGGED_INT(SLX_TY(name), &pq->sl, "push", rc);            \
     }                                                                          \
     ATTR T *SLX_CAT(name, _peek)(const struct name *pq)                        \
     {                                                                          \
@@ -5637,12 +5699,15 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
     ATTR T *SLX_CAT(name, _pop)(struct name * pq)                              \
     {                                                                          \
         T *e = (T *)slx_pop_edge(SLX_TY(name), &pq->sl);                       \
-        return e ? e : SLX_CAT(name, _slx_pop_slow)(pq);                       \
+        if (!e)                                                                \
+            e = SLX_CAT(name, _slx_pop_slow)(pq);                              \
+        return (T *)SLX_DEBUGGED_PTR(SLX_TY(name), &pq->sl, "pop", e);         \
     }                                                                          \
     SLX_GEN_ERASE(name, T, ATTR, _remove)                                      \
     ATTR int SLX_CAT(name, _requeue)(struct name * pq, T * e)                  \
     {                                                                          \
-        return slx_requeue(SLX_TY(name), &pq->sl, e);                          \
+        return SLX_DEBUGGED_INT(SLX_TY(name), &pq->sl, "requeue",              \
+                                slx_requeue(SLX_TY(name), &pq->sl, e));        \
     }                                                                          \
     ATTR bool SLX_CAT(name, _queued)(const T *e)                               \
     {                                                                          \
@@ -5654,38 +5719,42 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
     }
 
 /* Extent index. */
-#define SLX_GEN_EXTENT(name, T, K_T, START, SIZE, ATTR)                       \
-    ATTR int SLX_CAT(name, _insert)(struct name * sl, T * e, T * *clash)      \
-    {                                                                         \
-        return slx_ext_insert_elem(SLX_TY(name), &sl->sl, e, (void **)clash); \
-    }                                                                         \
-    ATTR T *SLX_CAT(name, _lookup)(const struct name *sl, K_T p)              \
-    {                                                                         \
-        return (T *)slx_ext_lookup_elem(SLX_TY(name), &sl->sl, (uint64_t)p);  \
-    }                                                                         \
-    ATTR int SLX_CAT(name, _first_overlap)(const struct name *sl, K_T lo,     \
-                                           K_T hi, T **out)                   \
-    {                                                                         \
-        return slx_ext_overlap(SLX_TY(name), &sl->sl, (uint64_t)lo,           \
-                               (uint64_t)hi, (void **)out);                   \
-    }                                                                         \
-    ATTR int SLX_CAT(name, _insert_hole)(struct name * sl, T * e, K_T align,  \
-                                         K_T lo, K_T hi, int flags)           \
-    {                                                                         \
-        return slx_ext_insert_hole(SLX_TY(name), &sl->sl, e, (uint64_t)align, \
-                                   (uint64_t)lo, (uint64_t)hi, flags);        \
-    }                                                                         \
-    ATTR T *SLX_CAT(name, _iter_overlap)(struct SLX_CAT(name, _iter) * it,    \
-                                         const struct name *sl, K_T lo,       \
-                                         K_T hi)                              \
-    {                                                                         \
-        return (T *)slx_ext_iter_overlap(&it->it, SLX_TY(name), &sl->sl,      \
-                                         (uint64_t)lo, (uint64_t)hi);         \
-    }                                                                         \
-    ATTR T *SLX_CAT(name,                                                     \
-                    _iter_next_overlap)(struct SLX_CAT(name, _iter) * it)     \
-    {                                                                         \
-        return (T *)slx_ext_iter_next_overlap(SLX_TY(name), &it->it);         \
+#define SLX_GEN_EXTENT(name, T, K_T, START, SIZE, ATTR)                      \
+    ATTR int SLX_CAT(name, _insert)(struct name * sl, T * e, T * *clash)     \
+    {                                                                        \
+        return SLX_DEBUGGED_INT(                                             \
+            SLX_TY(name), &sl->sl, "insert",                                 \
+            slx_ext_insert_elem(SLX_TY(name), &sl->sl, e, (void **)clash));  \
+    }                                                                        \
+    ATTR T *SLX_CAT(name, _lookup)(const struct name *sl, K_T p)             \
+    {                                                                        \
+        return (T *)slx_ext_lookup_elem(SLX_TY(name), &sl->sl, (uint64_t)p); \
+    }                                                                        \
+    ATTR int SLX_CAT(name, _first_overlap)(const struct name *sl, K_T lo,    \
+                                           K_T hi, T **out)                  \
+    {                                                                        \
+        return slx_ext_overlap(SLX_TY(name), &sl->sl, (uint64_t)lo,          \
+                               (uint64_t)hi, (void **)out);                  \
+    }                                                                        \
+    ATTR int SLX_CAT(name, _insert_hole)(struct name * sl, T * e, K_T align, \
+                                         K_T lo, K_T hi, int flags)          \
+    {                                                                        \
+        return SLX_DEBUGGED_INT(                                             \
+            SLX_TY(name), &sl->sl, "insert_hole",                            \
+            slx_ext_insert_hole(SLX_TY(name), &sl->sl, e, (uint64_t)align,   \
+                                (uint64_t)lo, (uint64_t)hi, flags));         \
+    }                                                                        \
+    ATTR T *SLX_CAT(name, _iter_overlap)(struct SLX_CAT(name, _iter) * it,   \
+                                         const struct name *sl, K_T lo,      \
+                                         K_T hi)                             \
+    {                                                                        \
+        return (T *)slx_ext_iter_overlap(&it->it, SLX_TY(name), &sl->sl,     \
+                                         (uint64_t)lo, (uint64_t)hi);        \
+    }                                                                        \
+    ATTR T *SLX_CAT(name,                                                    \
+                    _iter_next_overlap)(struct SLX_CAT(name, _iter) * it)    \
+    {                                                                        \
+        return (T *)slx_ext_iter_next_overlap(SLX_TY(name), &it->it);        \
     }
 
 /* ------------------------------------------------------------------ */

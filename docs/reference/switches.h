@@ -22,6 +22,21 @@
  * which cuts TLB misses on random searches (docs/performance.md). */
 #define SKIPLIST_NO_HUGEPAGES
 
+/** \brief skiplist.h: define to check the whole list after every call
+ *  that changes it, and abort on the first broken invariant.
+ *
+ * Every mutating call (`init`, `clear`, inserts, erases, pops, pushes,
+ * `requeue`, `insert_hole`, `build`, `erase_range`; `skiplist_sched.h`'s
+ * through its queue) runs `name_check()` on its list before it returns;
+ * on a failure it prints `skiplist: SKIPLIST_DEBUG: check() failed after
+ * OP: WHY` on stderr and calls `abort()`, so a corruption (a key changed
+ * while linked, a list shared between threads without a lock, memory
+ * overwritten) stops the program at the call that first sees it, with a
+ * core to inspect. O(n) per call: for tests and debugging, not
+ * production. Define it in every translation unit that uses the list
+ * (or in `CFLAGS`). */
+#define SKIPLIST_DEBUG
+
 /** \brief skiplist.h: define to use the plain loops instead of SSE2/AVX2.
  *
  * On x86-64 a queue's removal scans a leaf's element pointers with vector
