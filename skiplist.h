@@ -1255,11 +1255,18 @@ SLX_COLD void slx_destroy(const struct slx_type *ty, struct slx_list *L,
 
 /* --- search -------------------------------------------------------- */
 
-/* a goes before key: a < key (strict) or a <= key (!strict). */
+/* The mode argument of every search below: which keys go before the key
+ * sought. SLX_LT: the keys < key, so a search lands on the first key >=
+ * key (lower bound, find) or the last < key (below). SLX_LE: the keys <=
+ * key, so it lands on the first key > key (upper bound) or the last <=
+ * key (floor). */
+enum { SLX_LE = 0, SLX_LT = 1 };
+
+/* a goes before key: a < key (SLX_LT) or a <= key (SLX_LE). */
 SLX_HOT int slx_before(const struct slx_type *ty, const void *a,
-                       const void *key, int strict)
+                       const void *key, int mode)
 {
-    return strict ? ty->less(a, key) : !ty->less(key, a);
+    return mode ? ty->less(a, key) : !ty->less(key, a);
 }
 
 /* Start loading the bytes [p, p + bytes), a line at a time. Callers pass
@@ -1289,11 +1296,11 @@ SLX_HOT void slx_prefetch_window(const struct slx_type *ty,
 /* Keys in k[lo, hi) before key: independent compares, no chain. */
 SLX_HOT unsigned slx_count_before(const struct slx_type *ty,
                                   const unsigned char *k, unsigned lo,
-                                  unsigned hi, const void *key, int strict)
+                                  unsigned hi, const void *key, int mode)
 {
     unsigned cnt = 0;
     for (unsigned j = lo; j < hi; j++)
-        cnt += slx_before(ty, k + (size_t)j * ty->ks, key, strict) ? 1u : 0u;
+        cnt += slx_before(ty, k + (size_t)j * ty->ks, key, mode) ? 1u : 0u;
     return cnt;
 }
 
@@ -1307,19 +1314,19 @@ SLX_HOT unsigned slx_count_before(const struct slx_type *ty,
  * load per probe (and a queue's leaves are often in L2, not L1). */
 SLX_HOT unsigned slx_leaf_count(const struct slx_type *ty,
                                 const unsigned char *k, unsigned n,
-                                const void *key, int strict)
+                                const void *key, int mode)
 {
     const size_t gs = (size_t)SLX_GROUP * ty->ks;
     unsigned heads = 0;
     for (unsigned g = 0; g * SLX_GROUP < n; g++)
-        heads += slx_before(ty, k + g * gs, key, strict) ? 1u : 0u;
+        heads += slx_before(ty, k + g * gs, key, mode) ? 1u : 0u;
     if (heads == 0)
         return 0;
     /* Keys before key: the heads' groups up to the last head before it,
      * then that group's keys after its head. */
     unsigned lo = (heads - 1) * SLX_GROUP + 1;
     unsigned hi = lo + SLX_GROUP - 1 < n ? lo + SLX_GROUP - 1 : n;
-    return lo + slx_count_before(ty, k, lo, hi, key, strict);
+    return lo + slx_count_before(ty, k, lo, hi, key, mode);
 }
 
 /* q when b, else p, without a branch: b is a search's compare on random
@@ -1343,8 +1350,8 @@ SLX_HOT const unsigned char *slx_select(const unsigned char *p,
 #endif
 }
 
-/* Keys in the sorted k[0, n) (stride bytes apart) before key (strict: <,
- * else <=), n >= 1.
+/* Keys in the sorted k[0, n) (stride bytes apart) before key (SLX_LT: <,
+ * SLX_LE: <=), n >= 1.
  * Branch-free: the trip count depends on n only and the step is a
  * select (slx_select), so random keys cost no mispredictions.
  * Invariant: with p = k + base * stride, the answer lies in
@@ -1352,24 +1359,24 @@ SLX_HOT const unsigned char *slx_select(const unsigned char *p,
  * carries: the next probe's address is one add away from it. */
 SLX_HOT unsigned slx_bisect(const struct slx_type *ty, const unsigned char *k,
                             unsigned n, size_t stride, const void *key,
-                            int strict)
+                            int mode)
 {
     const unsigned char *p = k; /* k + base * stride */
     unsigned len = n;
     while (len > 1) {
         unsigned half = len / 2;
         const unsigned char *q = p + (size_t)half * stride;
-        p = slx_select(p, q, slx_before(ty, q - stride, key, strict));
+        p = slx_select(p, q, slx_before(ty, q - stride, key, mode));
         len -= half;
     }
     unsigned base = (unsigned)((size_t)(p - k) / stride);
-    return base + (slx_before(ty, p, key, strict) ? 1u : 0u);
+    return base + (slx_before(ty, p, key, mode) ? 1u : 0u);
 }
 
-/* First slot in x whose key is >= key (strict) or > key (!strict). */
+/* First slot in x whose key is >= key (SLX_LT) or > key (SLX_LE). */
 SLX_HOT unsigned slx_leaf_search(const struct slx_type *ty,
                                  const struct slx_leaf *x, const void *key,
-                                 int strict)
+                                 int mode)
 {
     const unsigned char *k = slx_keys(ty, x);
     unsigned n = x->n;
@@ -1377,15 +1384,15 @@ SLX_HOT unsigned slx_leaf_search(const struct slx_type *ty,
      * each other, where a binary search chains load, compare and select
      * per probe (small queues live here). */
     if (n <= 8)
-        return slx_count_before(ty, k, 0, n, key, strict);
+        return slx_count_before(ty, k, 0, n, key, mode);
     if (slx_is_queue(ty))
         slx_prefetch_window(ty, x);
     /* Queues only: the ordered index measured slightly slower counting
      * (its leaves are prefetched whole, and sequential inserts predict
      * a bisection perfectly). */
     if (ty->cheap_less && slx_is_queue(ty))
-        return slx_leaf_count(ty, k, n, key, strict);
-    return slx_bisect(ty, k, n, ty->ks, key, strict);
+        return slx_leaf_count(ty, k, n, key, mode);
+    return slx_bisect(ty, k, n, ty->ks, key, mode);
 }
 
 /* The first live slot at or after logical index i of a queue leaf (i
@@ -1416,11 +1423,11 @@ SLX_HOT unsigned slx_live_end(const struct slx_type *ty,
  * without an index (one leaf, or max_level 1). */
 SLX_HOT struct slx_leaf *slx_walk(const struct slx_type *ty,
                                   const struct slx_list *L, struct slx_leaf *x,
-                                  const void *key, int strict)
+                                  const void *key, int mode)
 {
     for (;;) {
         struct slx_leaf *nx = slx_next(ty, x, 0);
-        if (nx == L->head || !slx_before(ty, slx_nmin(ty, x, 0), key, strict))
+        if (nx == L->head || !slx_before(ty, slx_nmin(ty, x, 0), key, mode))
             return x;
         x = nx;
     }
@@ -1468,12 +1475,12 @@ SLX_HOT void slx_prefetch_leaf(const struct slx_type *ty,
  * is before key, and the leftmost path's entry-0 keys are not kept). */
 SLX_HOT unsigned slx_inode_search(const struct slx_type *ty,
                                   const struct slx_inode *P, const void *key,
-                                  int strict)
+                                  int mode)
 {
     unsigned m = P->n - 1u; /* keys compared: entries 1 .. n - 1 */
     if (m == 0)
         return 0;
-    return slx_bisect(ty, slx_ikey(ty, P, 1), m, slx_istride(ty), key, strict);
+    return slx_bisect(ty, slx_ikey(ty, P, 1), m, slx_istride(ty), key, mode);
 }
 
 /* x, the leaf an index descent for key ended in: the head instead when
@@ -1482,35 +1489,35 @@ SLX_HOT unsigned slx_inode_search(const struct slx_type *ty,
 SLX_HOT struct slx_leaf *slx_descend_end(const struct slx_type *ty,
                                          const struct slx_list *L,
                                          struct slx_leaf *x, const void *key,
-                                         int strict)
+                                         int mode)
 {
     struct slx_leaf *h = L->head;
     if (x == slx_next(ty, h, 0) &&
-        !(x->n > 0 && slx_before(ty, slx_keys(ty, x), key, strict)))
+        !(x->n > 0 && slx_before(ty, slx_keys(ty, x), key, mode)))
         return h;
     return x;
 }
 
-/* Last leaf whose first key is < key (strict) or <= key (!strict); the
+/* Last leaf whose first key is < key (SLX_LT) or <= key (SLX_LE); the
  * head when there is none. One node per index level: a bisection of its
  * keys, then one load of the child pointer. */
 SLX_HOT struct slx_leaf *slx_descend(const struct slx_type *ty,
                                      const struct slx_list *L, const void *key,
-                                     int strict)
+                                     int mode)
 {
     struct slx_leaf *h = L->head;
     const struct slx_inode *P = L->root;
     if (!P) {
         if (slx_is_queue(ty) && L->nleaves == 1) { /* slx_sole_queue_leaf */
             struct slx_leaf *f = slx_next(ty, h, 0);
-            return f->n > 0 && slx_before(ty, slx_keys(ty, f), key, strict) ? f
-                                                                            : h;
+            return f->n > 0 && slx_before(ty, slx_keys(ty, f), key, mode) ? f
+                                                                          : h;
         }
-        return slx_walk(ty, L, h, key, strict);
+        return slx_walk(ty, L, h, key, mode);
     }
     struct slx_leaf *x;
     for (;;) {
-        unsigned j = slx_inode_search(ty, P, key, strict);
+        unsigned j = slx_inode_search(ty, P, key, mode);
         void *c = slx_ichild(ty, P, j);
         if (P->level == 1) {
             x = (struct slx_leaf *)c;
@@ -1520,18 +1527,18 @@ SLX_HOT struct slx_leaf *slx_descend(const struct slx_type *ty,
         P = (const struct slx_inode *)c;
         slx_prefetch_inode(ty, P);
     }
-    return slx_descend_end(ty, L, x, key, strict);
+    return slx_descend_end(ty, L, x, key, mode);
 }
 
 /* slx_bound from x, the leaf slx_descend gave for key. */
 SLX_HOT struct slx_leaf *slx_bound_from(const struct slx_type *ty,
                                         const struct slx_list *L,
                                         struct slx_leaf *x, const void *key,
-                                        int strict, unsigned *idx)
+                                        int mode, unsigned *idx)
 {
     unsigned i = 0;
     if (x != L->head) {
-        i = slx_leaf_search(ty, x, key, strict);
+        i = slx_leaf_search(ty, x, key, mode);
         if (i == x->n) {
             x = slx_next(ty, x, 0);
             i = 0;
@@ -1547,14 +1554,13 @@ SLX_HOT struct slx_leaf *slx_bound_from(const struct slx_type *ty,
     return x;
 }
 
-/* Position of the first slot >= key (strict) or > key (!strict): the leaf
+/* Position of the first slot >= key (SLX_LT) or > key (SLX_LE): the leaf
  * and index, normalised so that idx < n, or leaf == head at the end. */
 SLX_HOT struct slx_leaf *slx_bound(const struct slx_type *ty,
                                    const struct slx_list *L, const void *key,
-                                   int strict, unsigned *idx)
+                                   int mode, unsigned *idx)
 {
-    return slx_bound_from(ty, L, slx_descend(ty, L, key, strict), key, strict,
-                          idx);
+    return slx_bound_from(ty, L, slx_descend(ty, L, key, mode), key, mode, idx);
 }
 
 SLX_HOT void *slx_slot(const struct slx_type *ty, const struct slx_list *L,
@@ -1563,13 +1569,13 @@ SLX_HOT void *slx_slot(const struct slx_type *ty, const struct slx_list *L,
     return x == L->head || i >= x->n ? NULL : slx_ptrs(ty, x)[i];
 }
 
-/* name_lower_bound (strict) and name_upper_bound (!strict). */
+/* name_lower_bound (SLX_LT) and name_upper_bound (SLX_LE). */
 SLX_HOT void *slx_bound_elem(const struct slx_type *ty,
                              const struct slx_list *L, const void *key,
-                             int strict)
+                             int mode)
 {
     unsigned i;
-    struct slx_leaf *x = slx_bound(ty, L, key, strict, &i);
+    struct slx_leaf *x = slx_bound(ty, L, key, mode, &i);
     return slx_slot(ty, L, x, i);
 }
 
@@ -1588,20 +1594,20 @@ SLX_HOT void *slx_find(const struct slx_type *ty, const struct slx_list *L,
                        const void *key)
 {
     unsigned i;
-    struct slx_leaf *x = slx_bound(ty, L, key, 1, &i);
+    struct slx_leaf *x = slx_bound(ty, L, key, SLX_LT, &i);
     if (x == L->head || ty->cmp(slx_key(ty, x, i), key) != 0)
         return NULL;
     return slx_ptrs(ty, x)[i];
 }
 
-/* Last slot < key (strict) or <= key (!strict). */
+/* Last slot < key (SLX_LT) or <= key (SLX_LE). */
 SLX_HOT void *slx_floor(const struct slx_type *ty, const struct slx_list *L,
-                        const void *key, int strict)
+                        const void *key, int mode)
 {
-    struct slx_leaf *x = slx_descend(ty, L, key, strict);
+    struct slx_leaf *x = slx_descend(ty, L, key, mode);
     if (x == L->head || L->count == 0)
         return NULL;
-    unsigned i = slx_leaf_search(ty, x, key, strict);
+    unsigned i = slx_leaf_search(ty, x, key, mode);
     /* x's first key is below (or at) key, so i >= 1; a tombstone there
      * has a live slot before it (the window's first slot is live). */
     if (slx_is_queue(ty))
@@ -1652,7 +1658,7 @@ SLX_HOT unsigned slx_ipos_keyed(const struct slx_type *ty,
     } else {
         k = slx_ikey(ty, (const struct slx_inode *)child, 0);
     }
-    unsigned j = slx_inode_search(ty, P, k, 0);
+    unsigned j = slx_inode_search(ty, P, k, SLX_LE);
     if (slx_ichild(ty, P, j) == child)
         return j;
     return slx_ipos(ty, P, child);
@@ -3114,8 +3120,8 @@ SLX_HOT int slx_insert_unique(const struct slx_type *ty, struct slx_list *L,
      * so it stays cached. */
     struct slx_leaf *x = slx_prev(ty, L->head, 0);
     if (x == L->head || x->n == 0 || !ty->less(slx_keys(ty, x), key))
-        x = slx_descend(ty, L, key, 1);
-    unsigned i = x == L->head ? 0 : slx_leaf_search(ty, x, key, 1);
+        x = slx_descend(ty, L, key, SLX_LT);
+    unsigned i = x == L->head ? 0 : slx_leaf_search(ty, x, key, SLX_LT);
     /* The first slot >= key is (x, i) or, past x's slots (or x the head),
      * the next leaf's first, whose key x's level-0 link caches. An empty
      * sole leaf has no first slot (and a stale cached key). */
@@ -3172,8 +3178,8 @@ SLX_HOT int slx_insert_multi(const struct slx_type *ty, struct slx_list *L,
     else if (slx_is_queue(ty) && slx_goes_last(ty, L, key))
         x = slx_prev(ty, L->head, 0);
     else
-        x = slx_descend(ty, L, key, 0);
-    unsigned i = x == L->head ? 0 : slx_leaf_search(ty, x, key, 0);
+        x = slx_descend(ty, L, key, SLX_LE);
+    unsigned i = x == L->head ? 0 : slx_leaf_search(ty, x, key, SLX_LE);
     struct slx_slotval v = {key, e, 0};
     return slx_insert_slot(ty, L, x, i, &v);
 }
@@ -3403,7 +3409,7 @@ SLX_HOT struct slx_leaf *slx_locate(const struct slx_type *ty,
     unsigned char key[SLX_KEY_MAX];
     ty->key_of(e, key);
     unsigned i;
-    struct slx_leaf *x = slx_bound(ty, L, key, 1, &i);
+    struct slx_leaf *x = slx_bound(ty, L, key, SLX_LT, &i);
     struct slx_leaf *found = NULL;
     while (x != L->head && ty->cmp(slx_key(ty, x, i), key) == 0) {
         if (slx_ptrs(ty, x)[i] == e) {
@@ -3448,7 +3454,7 @@ SLX_HOT int slx_erase_key(const struct slx_type *ty, struct slx_list *L,
                           const void *key, void **out)
 {
     unsigned i;
-    struct slx_leaf *x = slx_bound(ty, L, key, 1, &i);
+    struct slx_leaf *x = slx_bound(ty, L, key, SLX_LT, &i);
     if (x == L->head || ty->cmp(slx_key(ty, x, i), key) != 0)
         return -ENOENT;
     void *e = slx_remove_at(ty, L, x, i);
@@ -3474,7 +3480,7 @@ SLX_HOT int slx_push_small(const struct slx_type *ty, struct slx_list *L,
     unsigned char key[SLX_KEY_MAX];
     ty->key_of(e, key);
     struct slx_slotval v = {key, e, 0};
-    unsigned i = slx_leaf_search(ty, x, key, 0);
+    unsigned i = slx_leaf_search(ty, x, key, SLX_LE);
     /* Pops move the window right. Pinned at the leaf's end, it would
      * take every later append as a shift of the whole window by one
      * (slx_place): move it back to slot 0 once instead, which leaves
@@ -3605,7 +3611,7 @@ SLX_COLD int slx_requeue(const struct slx_type *ty, struct slx_list *L, void *e)
      * own leaf once e is out (unless e is all it holds: it goes), or
      * another with a free slot (a merge caused by e's removal leaves the
      * merged leaf three quarters full at most). */
-    struct slx_leaf *dst = slx_descend(ty, L, key, 0);
+    struct slx_leaf *dst = slx_descend(ty, L, key, SLX_LE);
     if (dst == h)
         dst = slx_next(ty, h, 0);
     int roomy = (dst == x && x->n > 1) || dst->n < dst->cap || dst->dead;
@@ -3660,9 +3666,8 @@ SLX_HOT int slx_push_refused(const struct slx_type *ty,
 
 /* --- iteration ----------------------------------------------------- */
 
-SLX_HOT void *slx_iter_set(struct slx_iter *it, const struct slx_type *ty,
-                           const struct slx_list *L, struct slx_leaf *x,
-                           unsigned i)
+SLX_HOT void *slx_iter_set(const struct slx_type *ty, const struct slx_list *L,
+                           struct slx_iter *it, struct slx_leaf *x, unsigned i)
 {
     it->list = L;
     it->leaf = x;
@@ -3671,26 +3676,26 @@ SLX_HOT void *slx_iter_set(struct slx_iter *it, const struct slx_type *ty,
     return slx_slot(ty, L, x, i);
 }
 
-SLX_HOT void *slx_iter_first(struct slx_iter *it, const struct slx_type *ty,
-                             const struct slx_list *L)
+SLX_HOT void *slx_iter_first(const struct slx_type *ty,
+                             const struct slx_list *L, struct slx_iter *it)
 {
     it->lim = 0; /* the _SAFE loop's rank: no equal key before the first */
-    return slx_iter_set(it, ty, L, slx_next(ty, L->head, 0), 0);
+    return slx_iter_set(ty, L, it, slx_next(ty, L->head, 0), 0);
 }
 
-SLX_HOT void *slx_iter_last(struct slx_iter *it, const struct slx_type *ty,
-                            const struct slx_list *L)
+SLX_HOT void *slx_iter_last(const struct slx_type *ty, const struct slx_list *L,
+                            struct slx_iter *it)
 {
     struct slx_leaf *x = slx_prev(ty, L->head, 0);
-    return slx_iter_set(it, ty, L, x, x == L->head ? 0 : x->n - 1u);
+    return slx_iter_set(ty, L, it, x, x == L->head ? 0 : x->n - 1u);
 }
 
-SLX_HOT void *slx_iter_seek(struct slx_iter *it, const struct slx_type *ty,
-                            const struct slx_list *L, const void *key)
+SLX_HOT void *slx_iter_seek(const struct slx_type *ty, const struct slx_list *L,
+                            struct slx_iter *it, const void *key)
 {
     unsigned i;
-    struct slx_leaf *x = slx_bound(ty, L, key, 1, &i);
-    return slx_iter_set(it, ty, L, x, i);
+    struct slx_leaf *x = slx_bound(ty, L, key, SLX_LT, &i);
+    return slx_iter_set(ty, L, it, x, i);
 }
 
 SLX_HOT void *slx_iter_get(const struct slx_type *ty, const struct slx_iter *it)
@@ -3774,7 +3779,7 @@ SLX_HOT struct slx_leaf *slx_locate_rank(const struct slx_type *ty,
     unsigned char key[SLX_KEY_MAX];
     ty->key_of(e, key);
     unsigned i;
-    struct slx_leaf *x = slx_bound(ty, L, key, 1, &i), *found = NULL;
+    struct slx_leaf *x = slx_bound(ty, L, key, SLX_LT, &i), *found = NULL;
     for (uint64_t r = 0; x != L->head && ty->cmp(slx_key(ty, x, i), key) == 0;
          r++) {
         if (slx_ptrs(ty, x)[i] == e && (!found || r >= want)) {
@@ -3805,7 +3810,7 @@ SLX_HOT void *slx_iter_resync(const struct slx_type *ty, struct slx_iter *it,
                              : slx_locate_rank(ty, it, e, &i);
     if (!x)
         return NULL; /* e itself was erased: stop */
-    slx_iter_set(it, ty, it->list, x, i);
+    slx_iter_set(ty, it->list, it, x, i);
     return e;
 }
 
@@ -3818,10 +3823,10 @@ SLX_HOT struct slx_leaf *slx_ext_lookup(const struct slx_type *ty,
 {
     unsigned char key[8];
     slx_store_u(ty, key, p);
-    struct slx_leaf *x = slx_descend(ty, L, key, 0);
+    struct slx_leaf *x = slx_descend(ty, L, key, SLX_LE);
     if (x == L->head)
         return NULL;
-    unsigned i = slx_leaf_search(ty, x, key, 0) - 1u;
+    unsigned i = slx_leaf_search(ty, x, key, SLX_LE) - 1u;
     if (slx_load_u(ty, slx_lasts(ty, x) + (size_t)i * ty->ks) < p)
         return NULL;
     *idx = i;
@@ -3836,10 +3841,10 @@ SLX_HOT struct slx_leaf *slx_ext_first_overlap(const struct slx_type *ty,
 {
     unsigned char key[8];
     slx_store_u(ty, key, a);
-    struct slx_leaf *x = slx_descend(ty, L, key, 0);
+    struct slx_leaf *x = slx_descend(ty, L, key, SLX_LE);
     unsigned i;
     if (x != L->head) {
-        i = slx_leaf_search(ty, x, key, 0) - 1u; /* last start <= a */
+        i = slx_leaf_search(ty, x, key, SLX_LE) - 1u; /* last start <= a */
         if (slx_load_u(ty, slx_lasts(ty, x) + (size_t)i * ty->ks) < a) {
             if (++i == x->n) {
                 x = slx_next(ty, x, 0);
@@ -3885,15 +3890,15 @@ SLX_HOT int slx_ext_overlap(const struct slx_type *ty, const struct slx_list *L,
 
 /* name_iter_overlap: position it on the first extent overlapping [lo, hi]
  * (at the end when there is none, or lo > hi) and remember hi. */
-SLX_HOT void *slx_ext_iter_overlap(struct slx_iter *it,
-                                   const struct slx_type *ty,
-                                   const struct slx_list *L, uint64_t lo,
+SLX_HOT void *slx_ext_iter_overlap(const struct slx_type *ty,
+                                   const struct slx_list *L,
+                                   struct slx_iter *it, uint64_t lo,
                                    uint64_t hi)
 {
     unsigned i = 0;
     struct slx_leaf *x =
         lo <= hi ? slx_ext_first_overlap(ty, L, lo, hi, &i) : NULL;
-    void *e = slx_iter_set(it, ty, L, x ? x : L->head, i);
+    void *e = slx_iter_set(ty, L, it, x ? x : L->head, i);
     it->lim = hi;
     return e;
 }
@@ -3921,10 +3926,10 @@ SLX_HOT int slx_ext_insert(const struct slx_type *ty, struct slx_list *L,
     uint64_t last = start + size - 1;
     unsigned char key[8];
     slx_store_u(ty, key, start);
-    struct slx_leaf *x = slx_descend(ty, L, key, 0);
+    struct slx_leaf *x = slx_descend(ty, L, key, SLX_LE);
     unsigned i = 0;
     if (x != L->head) {
-        i = slx_leaf_search(ty, x, key, 0); /* first start > start */
+        i = slx_leaf_search(ty, x, key, SLX_LE); /* first start > start */
         uint64_t plast =
             slx_load_u(ty, slx_lasts(ty, x) + (size_t)(i - 1) * ty->ks);
         if (plast >= start) {
@@ -4236,12 +4241,12 @@ SLX_HOT size_t slx_isum_before(const struct slx_type *ty,
  * leaves' slots before key, leaf by leaf. */
 SLX_COLD size_t slx_rank_walk(const struct slx_type *ty,
                               const struct slx_list *L, const void *key,
-                              int strict)
+                              int mode)
 {
     size_t r = 0;
     for (const struct slx_leaf *x = slx_next(ty, L->head, 0); x != L->head;
          x = slx_next(ty, x, 0)) {
-        unsigned i = slx_leaf_search(ty, x, key, strict);
+        unsigned i = slx_leaf_search(ty, x, key, mode);
         r += i;
         if (i < x->n)
             break;
@@ -4249,25 +4254,25 @@ SLX_COLD size_t slx_rank_walk(const struct slx_type *ty,
     return r;
 }
 
-/* Elements before the first one >= key (strict) or > key (!strict): the
+/* Elements before the first one >= key (SLX_LT) or > key (SLX_LE): the
  * descent of slx_descend, adding up the counts of the entries it passes
  * over, then the leaf's slots before key (none when key goes before the
  * first leaf: the leftmost path passes over nothing). */
 SLX_HOT size_t slx_rank_key(const struct slx_type *ty, const struct slx_list *L,
-                            const void *key, int strict)
+                            const void *key, int mode)
 {
     const struct slx_inode *P = L->root;
     if (!P)
-        return slx_rank_walk(ty, L, key, strict);
+        return slx_rank_walk(ty, L, key, mode);
     size_t r = 0, tot = L->count;
     for (;;) {
-        unsigned j = slx_inode_search(ty, P, key, strict);
+        unsigned j = slx_inode_search(ty, P, key, mode);
         r += slx_isum_before(ty, P, j, tot);
         tot = *slx_icount(ty, P, j);
         void *ch = slx_ichild(ty, P, j);
         if (P->level == 1) {
             const struct slx_leaf *x = (const struct slx_leaf *)ch;
-            return r + slx_leaf_search(ty, x, key, strict);
+            return r + slx_leaf_search(ty, x, key, mode);
         }
         P = (const struct slx_inode *)ch;
     }
@@ -4364,7 +4369,7 @@ SLX_HOT size_t slx_count_range(const struct slx_type *ty,
 {
     if (ty->less(hi, lo))
         return 0;
-    return slx_rank_key(ty, L, hi, 0) - slx_rank_key(ty, L, lo, 1);
+    return slx_rank_key(ty, L, hi, SLX_LE) - slx_rank_key(ty, L, lo, SLX_LT);
 }
 
 /* name_count_range of the extent face: extents overlapping [lo, hi], the
@@ -4379,7 +4384,8 @@ SLX_HOT size_t slx_ext_count_range(const struct slx_type *ty,
     unsigned char klo[8], khi[8];
     slx_store_u(ty, klo, lo);
     slx_store_u(ty, khi, hi);
-    size_t n = slx_rank_key(ty, L, khi, 0) - slx_rank_key(ty, L, klo, 1);
+    size_t n =
+        slx_rank_key(ty, L, khi, SLX_LE) - slx_rank_key(ty, L, klo, SLX_LT);
     unsigned i;
     struct slx_leaf *x = slx_ext_lookup(ty, L, lo, &i);
     if (x && slx_load_u(ty, slx_key(ty, x, i)) < lo)
@@ -4388,14 +4394,14 @@ SLX_HOT size_t slx_ext_count_range(const struct slx_type *ty,
 }
 
 /* name_iter_at: the iterator at position i (at the end past it). */
-SLX_HOT void *slx_iter_at(struct slx_iter *it, const struct slx_type *ty,
-                          const struct slx_list *L, size_t i)
+SLX_HOT void *slx_iter_at(const struct slx_type *ty, const struct slx_list *L,
+                          struct slx_iter *it, size_t i)
 {
     if (i >= L->count)
-        return slx_iter_set(it, ty, L, L->head, 0);
+        return slx_iter_set(ty, L, it, L->head, 0);
     unsigned j;
     struct slx_leaf *x = slx_at_pos(ty, L, i, &j);
-    return slx_iter_set(it, ty, L, x, j);
+    return slx_iter_set(ty, L, it, x, j);
 }
 
 /* --- bulk operations ----------------------------------------------- */
@@ -4630,7 +4636,7 @@ SLX_HOT unsigned slx_range_end(const struct slx_type *ty,
                                const struct slx_leaf *x, unsigned i,
                                const void *hi)
 {
-    unsigned j = slx_leaf_search(ty, x, hi, 0); /* first key > hi */
+    unsigned j = slx_leaf_search(ty, x, hi, SLX_LE); /* first key > hi */
     return j > i ? j : i;
 }
 
@@ -4654,7 +4660,7 @@ SLX_COLD size_t slx_erase_range(const struct slx_type *ty, struct slx_list *L,
         if (!x)
             return 0;
     } else {
-        x = slx_bound(ty, L, lo, 1, &i);
+        x = slx_bound(ty, L, lo, SLX_LT, &i);
     }
     void *out[256]; /* a leaf's elements: kpn <= 256 */
     struct slx_leaf *h = L->head, *first = NULL, *last = NULL;
@@ -4706,7 +4712,7 @@ SLX_COLD size_t slx_erase_range(const struct slx_type *ty, struct slx_list *L,
 SLX_HOT void slx_descend_many(const struct slx_type *ty,
                               const struct slx_list *L,
                               const unsigned char *keys, unsigned g,
-                              struct slx_leaf **out, int strict)
+                              struct slx_leaf **out, int mode)
 {
     const struct slx_inode *P[SLX_MANY_GROUP];
     const struct slx_inode *R = L->root;
@@ -4715,13 +4721,13 @@ SLX_HOT void slx_descend_many(const struct slx_type *ty,
     for (unsigned lvl = R->level; lvl > 1; lvl--)
         for (unsigned a = 0; a < g; a++) {
             const void *key = keys + (size_t)a * ty->ks;
-            unsigned j = slx_inode_search(ty, P[a], key, strict);
+            unsigned j = slx_inode_search(ty, P[a], key, mode);
             P[a] = (const struct slx_inode *)slx_ichild(ty, P[a], j);
             slx_prefetch_inode(ty, P[a]);
         }
     for (unsigned a = 0; a < g; a++) {
         const void *key = keys + (size_t)a * ty->ks;
-        unsigned j = slx_inode_search(ty, P[a], key, strict);
+        unsigned j = slx_inode_search(ty, P[a], key, mode);
         out[a] = (struct slx_leaf *)slx_ichild(ty, P[a], j);
         slx_prefetch_leaf(ty, out[a]);
     }
@@ -4736,7 +4742,8 @@ SLX_HOT void slx_find_many(const struct slx_type *ty, const struct slx_list *L,
     const unsigned char *k = (const unsigned char *)keys;
     if (!L->root) {
         for (size_t i = 0; i < n; i++, k += ty->ks)
-            out[i] = find ? slx_find(ty, L, k) : slx_bound_elem(ty, L, k, 1);
+            out[i] =
+                find ? slx_find(ty, L, k) : slx_bound_elem(ty, L, k, SLX_LT);
         return;
     }
     struct slx_leaf *x[SLX_MANY_GROUP];
@@ -4744,12 +4751,12 @@ SLX_HOT void slx_find_many(const struct slx_type *ty, const struct slx_list *L,
         unsigned g =
             n - base < SLX_MANY_GROUP ? (unsigned)(n - base) : SLX_MANY_GROUP;
         const unsigned char *kb = k + base * ty->ks;
-        slx_descend_many(ty, L, kb, g, x, 1);
+        slx_descend_many(ty, L, kb, g, x, SLX_LT);
         for (unsigned a = 0; a < g; a++) {
             const unsigned char *key = kb + (size_t)a * ty->ks;
             unsigned i;
             struct slx_leaf *y = slx_bound_from(
-                ty, L, slx_descend_end(ty, L, x[a], key, 1), key, 1, &i);
+                ty, L, slx_descend_end(ty, L, x[a], key, 1), key, SLX_LT, &i);
             if (find)
                 out[base + a] =
                     y == L->head || ty->cmp(slx_key(ty, y, i), key) != 0
@@ -5397,7 +5404,7 @@ static inline void *slx_debugged_ptr(const struct slx_type *ty,
 #define SLX_GEN_RANK(name, T, K_T, ATTR, COUNT_RANGE)                       \
     ATTR size_t SLX_CAT(name, _rank)(const struct name *sl, K_T key)        \
     {                                                                       \
-        return slx_rank_key(SLX_TY(name), &sl->sl, &key, 1);                \
+        return slx_rank_key(SLX_TY(name), &sl->sl, &key, SLX_LT);           \
     }                                                                       \
     ATTR int64_t SLX_CAT(name, _rank_of)(const struct name *sl, const T *e) \
     {                                                                       \
@@ -5415,7 +5422,7 @@ static inline void *slx_debugged_ptr(const struct slx_type *ty,
     ATTR T *SLX_CAT(name, _iter_at)(struct SLX_CAT(name, _iter) * it,       \
                                     const struct name *sl, size_t i)        \
     {                                                                       \
-        return (T *)slx_iter_at(&it->it, SLX_TY(name), &sl->sl, i);         \
+        return (T *)slx_iter_at(SLX_TY(name), &sl->sl, &it->it, i);         \
     }
 
 /* The descriptor and key adapters of one instance. The key adapters copy
@@ -5524,19 +5531,19 @@ static inline void *slx_debugged_ptr(const struct slx_type *ty,
     }                                                                          \
     ATTR T *SLX_CAT(name, _lower_bound)(const struct name *sl, K_T key)        \
     {                                                                          \
-        return (T *)slx_bound_elem(SLX_TY(name), &sl->sl, &key, 1);            \
+        return (T *)slx_bound_elem(SLX_TY(name), &sl->sl, &key, SLX_LT);       \
     }                                                                          \
     ATTR T *SLX_CAT(name, _upper_bound)(const struct name *sl, K_T key)        \
     {                                                                          \
-        return (T *)slx_bound_elem(SLX_TY(name), &sl->sl, &key, 0);            \
+        return (T *)slx_bound_elem(SLX_TY(name), &sl->sl, &key, SLX_LE);       \
     }                                                                          \
     ATTR T *SLX_CAT(name, _floor)(const struct name *sl, K_T key)              \
     {                                                                          \
-        return (T *)slx_floor(SLX_TY(name), &sl->sl, &key, 0);                 \
+        return (T *)slx_floor(SLX_TY(name), &sl->sl, &key, SLX_LE);            \
     }                                                                          \
     ATTR T *SLX_CAT(name, _below)(const struct name *sl, K_T key)              \
     {                                                                          \
-        return (T *)slx_floor(SLX_TY(name), &sl->sl, &key, 1);                 \
+        return (T *)slx_floor(SLX_TY(name), &sl->sl, &key, SLX_LT);            \
     }                                                                          \
     ATTR T *SLX_CAT(name, _first)(const struct name *sl)                       \
     {                                                                          \
@@ -5554,17 +5561,17 @@ static inline void *slx_debugged_ptr(const struct slx_type *ty,
     ATTR T *SLX_CAT(name, _iter_first)(struct SLX_CAT(name, _iter) * it,       \
                                        const struct name *sl)                  \
     {                                                                          \
-        return (T *)slx_iter_first(&it->it, SLX_TY(name), &sl->sl);            \
+        return (T *)slx_iter_first(SLX_TY(name), &sl->sl, &it->it);            \
     }                                                                          \
     ATTR T *SLX_CAT(name, _iter_last)(struct SLX_CAT(name, _iter) * it,        \
                                       const struct name *sl)                   \
     {                                                                          \
-        return (T *)slx_iter_last(&it->it, SLX_TY(name), &sl->sl);             \
+        return (T *)slx_iter_last(SLX_TY(name), &sl->sl, &it->it);             \
     }                                                                          \
     ATTR T *SLX_CAT(name, _iter_seek)(struct SLX_CAT(name, _iter) * it,        \
                                       const struct name *sl, K_T key)          \
     {                                                                          \
-        return (T *)slx_iter_seek(&it->it, SLX_TY(name), &sl->sl, &key);       \
+        return (T *)slx_iter_seek(SLX_TY(name), &sl->sl, &it->it, &key);       \
     }                                                                          \
     ATTR T *SLX_CAT(name, _iter_next)(struct SLX_CAT(name, _iter) * it)        \
     {                                                                          \
@@ -5748,7 +5755,7 @@ static inline void *slx_debugged_ptr(const struct slx_type *ty,
                                          const struct name *sl, K_T lo,      \
                                          K_T hi)                             \
     {                                                                        \
-        return (T *)slx_ext_iter_overlap(&it->it, SLX_TY(name), &sl->sl,     \
+        return (T *)slx_ext_iter_overlap(SLX_TY(name), &sl->sl, &it->it,     \
                                          (uint64_t)lo, (uint64_t)hi);        \
     }                                                                        \
     ATTR T *SLX_CAT(name,                                                    \

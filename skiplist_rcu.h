@@ -1012,40 +1012,40 @@ static SLX_UNUSED struct slr_inode *slr_new_inode(struct slr_list *L,
 /* --- search (readers) ---------------------------------------------- */
 
 /* The entry of P a search for key takes: the last whose key is <= key
- * (strict: < key), entry 0 when none. Entry 0's key is never read. */
+ * (SLX_LT: < key), entry 0 when none. Entry 0's key is never read. */
 SLX_HOT unsigned slr_route(const struct slx_type *ty, const struct slr_inode *P,
-                           const void *key, int strict)
+                           const void *key, int mode)
 {
     unsigned n = P->n;
     if (n <= 1)
         return 0;
     return slx_bisect(ty, slr_ikey(ty, P, 1), n - 1, slx_istride(ty), key,
-                      strict);
+                      mode);
 }
 
-/* Live keys of leaf x (snapshot w) before key (strict: < key, else <=
+/* Live keys of leaf x (snapshot w) before key (SLX_LT: < key, SLX_LE: <=
  * key): a bisection, through the snapshot's slot order for a run and a
  * tail. */
 SLX_HOT unsigned slr_leaf_pos(const struct slx_type *ty,
                               const struct slr_leaf *x,
                               const struct slr_snap *w, const void *key,
-                              int strict)
+                              int mode)
 {
     unsigned n = slr_wcount(ty, w);
     if (n == 0)
         return 0;
     if (!slr_tailed(ty))
-        return slx_bisect(ty, slr_lkeys(ty, x), n, ty->ks, key, strict);
+        return slx_bisect(ty, slr_lkeys(ty, x), n, ty->ks, key, mode);
     unsigned base = 0, len = n;
     while (len > 1) {
         unsigned half = len / 2;
         int after =
-            slx_before(ty, slr_rkey(ty, x, w, base + half - 1), key, strict);
+            slx_before(ty, slr_rkey(ty, x, w, base + half - 1), key, mode);
         base = after ? base + half : base;
         len -= half;
     }
     return base +
-           (slx_before(ty, slr_rkey(ty, x, w, base), key, strict) ? 1u : 0u);
+           (slx_before(ty, slr_rkey(ty, x, w, base), key, mode) ? 1u : 0u);
 }
 
 /* The slot holding key in leaf x (word w), or SLR_NO_SLOT. A point
@@ -1060,7 +1060,7 @@ SLX_HOT unsigned slr_leaf_slot(const struct slx_type *ty,
     const unsigned char *k = slr_lkeys(ty, x);
     unsigned run = slr_tailed(ty) ? slr_wrun(w) : (unsigned)w;
     if (run) {
-        unsigned pos = slx_bisect(ty, k, run, ty->ks, key, 1);
+        unsigned pos = slx_bisect(ty, k, run, ty->ks, key, SLX_LT);
         if (pos < run && (!slr_tailed(ty) || ((w >> pos) & 1u)) &&
             !ty->less(key, k + (size_t)pos * ty->ks))
             return pos;
@@ -1129,15 +1129,15 @@ SLX_HOT void slr_prefetch_leaf(const struct slx_type *ty,
                        sizeof *x + ty->keys_bytes + ty->kpn * sizeof(void *));
 }
 
-/* The leaf a search for key lands in (route: <= key, or < key when
- * strict). The fast path of find. */
+/* The leaf a search for key lands in (route: <= key, or < key with
+ * SLX_LT). The fast path of find. */
 SLX_HOT const struct slr_leaf *slr_leaf_for(const struct slx_type *ty,
                                             const struct slr_list *L,
-                                            const void *key, int strict)
+                                            const void *key, int mode)
 {
     const struct slr_inode *P = slr_root(ty, L);
     for (;;) {
-        void *c = slr_ichild(ty, P, slr_route(ty, P, key, strict));
+        void *c = slr_ichild(ty, P, slr_route(ty, P, key, mode));
         if (P->level == 1) {
             slr_prefetch_leaf(ty, (const struct slr_leaf *)c);
             return (const struct slr_leaf *)c;
@@ -1157,12 +1157,12 @@ struct slr_pos {
 };
 
 SLX_HOT void slr_descend(const struct slx_type *ty, const struct slr_list *L,
-                         const void *key, int strict, struct slr_pos *p)
+                         const void *key, int mode, struct slr_pos *p)
 {
     const struct slr_inode *P = slr_root(ty, L);
     p->lo = p->hi = NULL;
     for (;;) {
-        unsigned j = slr_route(ty, P, key, strict);
+        unsigned j = slr_route(ty, P, key, mode);
         if (j > 0)
             p->lo = slr_ikey(ty, P, j);
         if (j + 1 < P->n)
@@ -1193,18 +1193,18 @@ slr_edge_leaf(const struct slx_type *ty, const struct slr_list *L, int right)
     }
 }
 
-/* First slot with key >= key (strict) or > key (!strict), crossing leaves
+/* First slot with key >= key (SLX_LT) or > key (SLX_LE), crossing leaves
  * by their upper fences; it->leaf NULL when none. Each step's fence is
  * above the last, so this ends under any concurrent change. */
 SLX_HOT void *slr_next_from(const struct slx_type *ty, const struct slr_list *L,
-                            const void *key, int strict, struct slr_iter *it)
+                            const void *key, int mode, struct slr_iter *it)
 {
     struct slr_pos p;
     for (;;) {
-        slr_descend(ty, L, key, 0, &p);
+        slr_descend(ty, L, key, SLX_LE, &p);
         const struct slr_snap *w = it->w;
         slr_snap_read(ty, p.leaf, it->w);
-        unsigned pos = slr_leaf_pos(ty, p.leaf, w, key, strict);
+        unsigned pos = slr_leaf_pos(ty, p.leaf, w, key, mode);
         if (pos < slr_wcount(ty, w)) {
             it->L = L;
             it->leaf = p.leaf;
@@ -1214,24 +1214,24 @@ SLX_HOT void *slr_next_from(const struct slx_type *ty, const struct slr_list *L,
         if (!p.hi)
             break;
         key = p.hi;
-        strict = 1;
+        mode = SLX_LT;
     }
     it->L = L;
     it->leaf = NULL;
     return NULL;
 }
 
-/* Last slot with key < key (strict) or <= key (!strict), crossing leaves
+/* Last slot with key < key (SLX_LT) or <= key (SLX_LE), crossing leaves
  * by their lower fences. */
 SLX_HOT void *slr_prev_from(const struct slx_type *ty, const struct slr_list *L,
-                            const void *key, int strict, struct slr_iter *it)
+                            const void *key, int mode, struct slr_iter *it)
 {
     struct slr_pos p;
     for (;;) {
-        slr_descend(ty, L, key, strict, &p);
+        slr_descend(ty, L, key, mode, &p);
         const struct slr_snap *w = it->w;
         slr_snap_read(ty, p.leaf, it->w);
-        unsigned pos = slr_leaf_pos(ty, p.leaf, w, key, strict);
+        unsigned pos = slr_leaf_pos(ty, p.leaf, w, key, mode);
         if (pos > 0) {
             it->L = L;
             it->leaf = p.leaf;
@@ -1241,7 +1241,7 @@ SLX_HOT void *slr_prev_from(const struct slx_type *ty, const struct slr_list *L,
         if (!p.lo)
             break;
         key = p.lo;
-        strict = 1;
+        mode = SLX_LT;
     }
     it->L = L;
     it->leaf = NULL;
@@ -1251,7 +1251,7 @@ SLX_HOT void *slr_prev_from(const struct slx_type *ty, const struct slr_list *L,
 SLX_HOT void *slr_find(const struct slx_type *ty, const struct slr_list *L,
                        const void *key)
 {
-    const struct slr_leaf *x = slr_leaf_for(ty, L, key, 0);
+    const struct slr_leaf *x = slr_leaf_for(ty, L, key, SLX_LE);
     return slr_leaf_lookup(ty, x, slr_lword(x), key);
 }
 
@@ -1294,7 +1294,7 @@ SLX_HOT void *slr_iter_next(const struct slx_type *ty, struct slr_iter *it)
     }
     unsigned char key[SLX_KEY_MAX];
     memcpy(key, slr_it_key(ty, it), ty->ks);
-    return slr_next_from(ty, it->L, key, 0, it);
+    return slr_next_from(ty, it->L, key, SLX_LE, it);
 }
 
 SLX_HOT void *slr_iter_prev(const struct slx_type *ty, struct slr_iter *it)
@@ -1307,7 +1307,7 @@ SLX_HOT void *slr_iter_prev(const struct slx_type *ty, struct slr_iter *it)
     }
     unsigned char key[SLX_KEY_MAX];
     memcpy(key, slr_it_key(ty, it), ty->ks);
-    return slr_prev_from(ty, it->L, key, 1, it);
+    return slr_prev_from(ty, it->L, key, SLX_LT, it);
 }
 
 /* Elements, leaf by leaf (exact when no writer runs). */
@@ -1322,7 +1322,7 @@ static SLX_UNUSED size_t slr_count(const struct slx_type *ty,
     size_t cnt = 0;
     memcpy(key, slr_it_key(ty, &it), ty->ks);
     for (;;) {
-        slr_descend(ty, L, key, 0, &p);
+        slr_descend(ty, L, key, SLX_LE, &p);
         cnt += slr_count_of(ty, slr_lword(p.leaf));
         if (!p.hi)
             return cnt;
@@ -1509,7 +1509,7 @@ static SLX_UNUSED int slr_succ(const struct slx_type *ty,
                                uint64_t *succ)
 {
     struct slr_iter it;
-    if (!slr_next_from(ty, L, key, 0, &it))
+    if (!slr_next_from(ty, L, key, SLX_LE, &it))
         return 0;
     *succ = slr_it_start(ty, &it);
     return 1;
@@ -2212,7 +2212,7 @@ static SLX_UNUSED int slr_put(struct slr_op *op, const struct slr_pos *p,
         return 0;
     struct slr_snap w[1];
     slr_snap_mine(ty, x, w);
-    unsigned pos = slr_leaf_pos(ty, x, w, key, 1);
+    unsigned pos = slr_leaf_pos(ty, x, w, key, SLX_LT);
     slr_add_old(op, (void *)(uintptr_t)x, 1);
     if (n < ty->kpn) {
         struct slr_leaf *y = slr_op_leaf(op);
@@ -2361,7 +2361,7 @@ static SLX_UNUSED int slr_insert(const struct slx_type *ty, struct slr_list *L,
     rcu_read_lock();
     do {
         struct slr_pos p;
-        slr_descend(ty, L, key, 0, &p);
+        slr_descend(ty, L, key, SLX_LE, &p);
         void *found = slr_leaf_lookup(ty, p.leaf, slr_lword(p.leaf), key);
         slr_op_init(&op, ty, L);
         rc = found ? -EEXIST : slr_lock_leaf(&op, &p);
@@ -2388,7 +2388,7 @@ static SLX_UNUSED int slr_erase_key(const struct slx_type *ty,
     rcu_read_lock();
     do {
         struct slr_pos p;
-        slr_descend(ty, L, key, 0, &p);
+        slr_descend(ty, L, key, SLX_LE, &p);
         void *victim = slr_leaf_lookup(ty, p.leaf, slr_lword(p.leaf), key);
         slr_op_init(&op, ty, L);
         rc = !victim || (match && victim != match) ? -ENOENT
@@ -2530,7 +2530,7 @@ static SLX_UNUSED int slr_hole_pred(const struct slx_type *ty,
     struct slr_iter it;
     uint64_t gs, ge;
     slx_store_u(ty, lo, r->lo);
-    if (!slr_prev_from(ty, L, lo, 1, &it))
+    if (!slr_prev_from(ty, L, lo, SLX_LT, &it))
         return 0;
     return slr_run_after(ty, L, it.leaf, it.w, it.slot, NULL, &gs, &ge) &&
            slx_fit(r, gs, ge);
@@ -2563,7 +2563,7 @@ static SLX_UNUSED void *slr_ext_clash(const struct slx_type *ty,
     struct slr_snap w[1];
     slx_store_u(ty, k, s);
     slr_snap_mine(ty, x, w);
-    unsigned pos = slr_leaf_pos(ty, x, w, k, 1), n = slr_wcount(ty, w);
+    unsigned pos = slr_leaf_pos(ty, x, w, k, SLX_LT), n = slr_wcount(ty, w);
     if (pos > 0) {
         if (slr_rlast(ty, x, w, pos - 1) >= s)
             return slr_rptr(ty, x, w, pos - 1);
@@ -2573,7 +2573,8 @@ static SLX_UNUSED void *slr_ext_clash(const struct slx_type *ty,
         unsigned ys = slr_edge_slot(ty, y, slr_lword(y), 1);
         if (slr_llast(ty, y, ys) >= s)
             return slr_lptrs(ty, y)[ys];
-    } else if (slr_prev_from(ty, L, k, 1, &it) && slr_it_last(ty, &it) >= s) {
+    } else if (slr_prev_from(ty, L, k, SLX_LT, &it) &&
+               slr_it_last(ty, &it) >= s) {
         return slr_it_ptr(ty, &it);
     }
     if (pos < n)
@@ -2588,7 +2589,7 @@ static SLX_UNUSED void *slr_ext_clash(const struct slx_type *ty,
                    ? slr_lptrs(ty, y)[slr_edge_slot(ty, y, slr_lword(y), 0)]
                    : NULL;
     }
-    void *next = slr_next_from(ty, L, k, 1, &it);
+    void *next = slr_next_from(ty, L, k, SLX_LT, &it);
     if (next && slr_it_start(ty, &it) <= last)
         return next;
     return NULL;
@@ -2607,13 +2608,13 @@ static SLX_UNUSED int slr_ext_put(const struct slx_type *ty, struct slr_list *L,
     slx_store_u(ty, kl, last);
     do {
         struct slr_pos px, py;
-        slr_descend(ty, L, ks, 0, &px);
+        slr_descend(ty, L, ks, SLX_LE, &px);
         slr_op_init(&op, ty, L);
         rc = slr_lock_leaf(&op, &px);
         /* last's leaf: s's own when last is below its upper fence (its
          * range is fixed while we hold its live parent) */
         if (!rc && px.hi && !ty->less(kl, px.hi)) {
-            slr_descend(ty, L, kl, 0, &py);
+            slr_descend(ty, L, kl, SLX_LE, &py);
             if (py.leaf != px.leaf)
                 rc = slr_lock_leaf(&op, &py);
         }
@@ -2667,9 +2668,9 @@ static SLX_UNUSED int slr_raise_pred(struct slr_op *op,
         pw.slot = px->slot - 1;
     } else {
         struct slr_iter it;
-        if (!slr_prev_from(ty, L, k, 1, &it))
+        if (!slr_prev_from(ty, L, k, SLX_LT, &it))
             return 0; /* x is first: its head run is nobody's */
-        slr_descend(ty, L, slr_it_key(ty, &it), 0, &pw);
+        slr_descend(ty, L, slr_it_key(ty, &it), SLX_LE, &pw);
         if (pw.leaf != it.leaf || !slr_lock_live(op, pw.parent))
             return -EAGAIN;
     }
@@ -2718,7 +2719,7 @@ static SLX_UNUSED int slr_ext_erase(const struct slx_type *ty,
     rcu_read_lock();
     do {
         struct slr_pos p;
-        slr_descend(ty, L, k, 0, &p);
+        slr_descend(ty, L, k, SLX_LE, &p);
         uint64_t w = slr_lword(p.leaf);
         unsigned sl = slr_leaf_slot(ty, p.leaf, w, k);
         if (sl == SLR_NO_SLOT || slr_lptrs(ty, p.leaf)[sl] != e) {
@@ -2796,7 +2797,7 @@ static SLX_UNUSED void *slr_ext_lookup(const struct slx_type *ty,
     unsigned char k[8];
     struct slr_iter it;
     slx_store_u(ty, k, point);
-    void *e = slr_prev_from(ty, L, k, 0, &it);
+    void *e = slr_prev_from(ty, L, k, SLX_LE, &it);
     return e && slr_it_last(ty, &it) >= point ? e : NULL;
 }
 
@@ -2807,10 +2808,10 @@ static SLX_UNUSED void *slr_ext_overlap(const struct slx_type *ty,
 {
     unsigned char k[8];
     slx_store_u(ty, k, lo);
-    void *e = slr_prev_from(ty, L, k, 0, it);
+    void *e = slr_prev_from(ty, L, k, SLX_LE, it);
     if (e && slr_it_last(ty, it) >= lo)
         return e;
-    e = slr_next_from(ty, L, k, 0, it);
+    e = slr_next_from(ty, L, k, SLX_LE, it);
     if (e && slr_it_start(ty, it) <= hi)
         return e;
     it->leaf = NULL;
@@ -2843,10 +2844,10 @@ static SLX_UNUSED void *slr_ext_resume_below(const struct slx_type *ty,
 {
     unsigned char k[8];
     slx_store_u(ty, k, lo);
-    void *e = slr_prev_from(ty, it->L, k, 0, it);
+    void *e = slr_prev_from(ty, it->L, k, SLX_LE, it);
     if (e && slr_it_start(ty, it) > prev && slr_it_last(ty, it) >= lo)
         return e;
-    return slr_next_from(ty, it->L, k, 0, it);
+    return slr_next_from(ty, it->L, k, SLX_LE, it);
 }
 
 /* The next extent of an overlap walk over [lo, hi]. Inside the leaf the
@@ -3334,7 +3335,8 @@ static SLX_UNUSED int slr_check(const struct slx_type *ty,
     ATTR T *SLX_CAT(name, _iter_seek)(struct SLX_CAT(name, _iter) * it,        \
                                       const struct name *sl, K_T key)          \
     {                                                                          \
-        return (T *)slr_next_from(SLX_TY(name), &sl->sl, &key, 1, &it->it);    \
+        return (T *)slr_next_from(SLX_TY(name), &sl->sl, &key, SLX_LT,         \
+                                  &it->it);                                    \
     }                                                                          \
     ATTR T *SLX_CAT(name, _iter_next)(struct SLX_CAT(name, _iter) * it)        \
     {                                                                          \
@@ -3353,22 +3355,22 @@ static SLX_UNUSED int slr_check(const struct slx_type *ty,
     ATTR T *SLX_CAT(name, _lower_bound)(const struct name *sl, K_T key)        \
     {                                                                          \
         struct slr_iter it;                                                    \
-        return (T *)slr_next_from(SLX_TY(name), &sl->sl, &key, 1, &it);        \
+        return (T *)slr_next_from(SLX_TY(name), &sl->sl, &key, SLX_LT, &it);   \
     }                                                                          \
     ATTR T *SLX_CAT(name, _upper_bound)(const struct name *sl, K_T key)        \
     {                                                                          \
         struct slr_iter it;                                                    \
-        return (T *)slr_next_from(SLX_TY(name), &sl->sl, &key, 0, &it);        \
+        return (T *)slr_next_from(SLX_TY(name), &sl->sl, &key, SLX_LE, &it);   \
     }                                                                          \
     ATTR T *SLX_CAT(name, _floor)(const struct name *sl, K_T key)              \
     {                                                                          \
         struct slr_iter it;                                                    \
-        return (T *)slr_prev_from(SLX_TY(name), &sl->sl, &key, 0, &it);        \
+        return (T *)slr_prev_from(SLX_TY(name), &sl->sl, &key, SLX_LE, &it);   \
     }                                                                          \
     ATTR T *SLX_CAT(name, _below)(const struct name *sl, K_T key)              \
     {                                                                          \
         struct slr_iter it;                                                    \
-        return (T *)slr_prev_from(SLX_TY(name), &sl->sl, &key, 1, &it);        \
+        return (T *)slr_prev_from(SLX_TY(name), &sl->sl, &key, SLX_LT, &it);   \
     }                                                                          \
     ATTR T *SLX_CAT(name, _first)(const struct name *sl)                       \
     {                                                                          \
