@@ -78,7 +78,7 @@
  * gets independent levels (the patch seeded each insert with niffies alone).
  * skiplist_sched_init() seeds that generator from a mix of the wall clock,
  * the process CPU clock, the caller's seed, the runqueue's address and a
- * process-wide counter of runqueues (see sksched_seed()). Levels only affect
+ * process-wide counter of runqueues (see sls_seed()). Levels only affect
  * speed: every answer of this header is determined by keys and FIFO order.
  *
  * Concurrency: none inside; BFS holds one lock (grq.lock) around all of
@@ -174,13 +174,13 @@ struct skiplist_sched_task {
     uint64_t cpus_allowed[SKIPLIST_SCHED_NR_CPUS / 64];
 };
 
-#define SKSCHED_KEY(t) ((t)->key)
-SKIPLIST_PQ_DEFINE(sksched_q, struct skiplist_sched_task, uint64_t, SKSCHED_KEY,
+#define SLS_KEY(t) ((t)->key)
+SKIPLIST_PQ_DEFINE(sls_q, struct skiplist_sched_task, uint64_t, SLS_KEY,
                    SKIPLIST_CMP_NUM, hook, SKIPLIST_SCHED_CONFIG)
 
 /** The runqueue (about 9 KiB with 1024 CPUs). */
 struct skiplist_sched {
-    struct sksched_q q;
+    struct sls_q q;
     uint64_t niffies;    /* monotonic ns, advanced by the caller */
     uint64_t seq;        /* last seq handed out */
     uint64_t iso_ticks;  /* ISO and realtime usage, 100 per tick */
@@ -194,9 +194,11 @@ struct skiplist_sched {
 };
 
 /* ------------------------------------------------------------ helpers */
+/* Internals: prefix sls_ / SLS_ (as skiplist.h's slx_ and
+ * skiplist_rcu.h's slr_), never API. */
 
 /* splitmix64's finaliser: spreads every input bit over the output. */
-static inline uint64_t sksched_mix(uint64_t x)
+static inline uint64_t sls_mix(uint64_t x)
 {
     x = (x ^ (x >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
     x = (x ^ (x >> 27)) * UINT64_C(0x94d049bb133111eb);
@@ -205,7 +207,7 @@ static inline uint64_t sksched_mix(uint64_t x)
 
 /* Process-wide count of runqueues seeded: two runqueues made in the same
  * clock tick still differ. Unlocked: a lost increment only costs entropy. */
-static inline uint64_t sksched_counter(void)
+static inline uint64_t sls_counter(void)
 {
     static uint64_t n;
     return ++n;
@@ -214,43 +216,43 @@ static inline uint64_t sksched_counter(void)
 /* The engine seed: clock (wall and CPU time; only C89 clocks so the header
  * stays C99/C++ clean), the caller's seed, the runqueue's address and the
  * counter, each mixed before they are combined so none can cancel another. */
-static inline uint64_t sksched_seed(const void *rq, uint64_t seed)
+static inline uint64_t sls_seed(const void *rq, uint64_t seed)
 {
-    uint64_t c = sksched_counter();
-    return sksched_mix(seed + UINT64_C(0x9e3779b97f4a7c15)) ^
-           sksched_mix((uint64_t)time(NULL) ^ ((uint64_t)clock() << 32)) ^
-           sksched_mix((uint64_t)(uintptr_t)rq + c) ^ sksched_mix(c << 1);
+    uint64_t c = sls_counter();
+    return sls_mix(seed + UINT64_C(0x9e3779b97f4a7c15)) ^
+           sls_mix((uint64_t)time(NULL) ^ ((uint64_t)clock() << 32)) ^
+           sls_mix((uint64_t)(uintptr_t)rq + c) ^ sls_mix(c << 1);
 }
 
-static inline uint64_t sksched_key(unsigned cls, uint64_t value)
+static inline uint64_t sls_key(unsigned cls, uint64_t value)
 {
     if (value > SKIPLIST_SCHED_VALUE_MAX)
         value = SKIPLIST_SCHED_VALUE_MAX;
     return ((uint64_t)cls << SKIPLIST_SCHED_CLASS_SHIFT) | value;
 }
 
-static inline uint64_t sksched_sat_add(uint64_t a, uint64_t b)
+static inline uint64_t sls_sat_add(uint64_t a, uint64_t b)
 {
     return a > SKIPLIST_SCHED_VALUE_MAX - b ? SKIPLIST_SCHED_VALUE_MAX : a + b;
 }
 
-static inline bool sksched_is_rt(unsigned policy)
+static inline bool sls_is_rt(unsigned policy)
 {
     return policy == SKIPLIST_SCHED_FIFO || policy == SKIPLIST_SCHED_RR;
 }
 
-static inline bool sksched_valid(int policy, int rt_prio, int nice)
+static inline bool sls_valid(int policy, int rt_prio, int nice)
 {
     if (policy < SKIPLIST_SCHED_FIFO || policy > SKIPLIST_SCHED_IDLEPRIO ||
         nice < -20 || nice > 19)
         return false;
-    return sksched_is_rt((unsigned)policy) ? rt_prio >= 1 && rt_prio <= 99
+    return sls_is_rt((unsigned)policy) ? rt_prio >= 1 && rt_prio <= 99
                                            : rt_prio == 0;
 }
 
 /* Classes that may become sticky: all but realtime (BFS's swap_sticky()
  * tests !rt_task). Only the deadline classes carry the key offset. */
-static inline bool sksched_can_stick(unsigned cls)
+static inline bool sls_can_stick(unsigned cls)
 {
     return cls != SKIPLIST_SCHED_CLASS_RT;
 }
@@ -258,7 +260,7 @@ static inline bool sksched_can_stick(unsigned cls)
 /* The class a task's policy gives it, ISO even while ISO is refractory:
  * BFS's normal_prio(), what a running task's rq_prio becomes after a nice
  * or policy change (reset_rq_task). */
-static inline unsigned sksched_policy_cls(unsigned policy)
+static inline unsigned sls_policy_cls(unsigned policy)
 {
     switch (policy) {
     case SKIPLIST_SCHED_FIFO:
@@ -302,13 +304,13 @@ static inline uint64_t skiplist_sched_longest_deadline_diff(void)
 /** Whether t is in the queue (linked). O(1). */
 static inline bool skiplist_sched_queued(const struct skiplist_sched_task *t)
 {
-    return sksched_q_queued(t);
+    return sls_q_queued(t);
 }
 
 /** Tasks queued. O(1). */
 static inline size_t skiplist_sched_nr_queued(const struct skiplist_sched *rq)
 {
-    return sksched_q_count(&rq->q);
+    return sls_q_count(&rq->q);
 }
 
 /** The class t runs as if queued now: realtime by policy, ISO unless ISO is
@@ -317,7 +319,7 @@ static inline unsigned
 skiplist_sched_class_of(const struct skiplist_sched *rq,
                         const struct skiplist_sched_task *t)
 {
-    if (sksched_is_rt(t->policy))
+    if (sls_is_rt(t->policy))
         return SKIPLIST_SCHED_CLASS_RT;
     if (t->policy == SKIPLIST_SCHED_ISO && !rq->iso_refractory)
         return SKIPLIST_SCHED_CLASS_ISO;
@@ -327,18 +329,18 @@ skiplist_sched_class_of(const struct skiplist_sched *rq,
 }
 
 /* Key of t as class cls, with the sticky offset when sticky. */
-static inline uint64_t sksched_key_as(const struct skiplist_sched_task *t,
+static inline uint64_t sls_key_as(const struct skiplist_sched_task *t,
                                       unsigned cls, bool sticky)
 {
     switch (cls) {
     case SKIPLIST_SCHED_CLASS_RT:
-        return sksched_key(cls, 1u + (99u - t->rt_prio));
+        return sls_key(cls, 1u + (99u - t->rt_prio));
     case SKIPLIST_SCHED_CLASS_ISO:
-        return sksched_key(cls, 1u);
+        return sls_key(cls, 1u);
     default:
-        return sksched_key(
+        return sls_key(
             cls, sticky
-                     ? sksched_sat_add(t->deadline,
+                     ? sls_sat_add(t->deadline,
                                        skiplist_sched_longest_deadline_diff())
                      : t->deadline);
     }
@@ -351,7 +353,7 @@ static inline uint64_t
 skiplist_sched_key_of(const struct skiplist_sched *rq,
                       const struct skiplist_sched_task *t)
 {
-    return sksched_key_as(t, skiplist_sched_class_of(rq, t), false);
+    return sls_key_as(t, skiplist_sched_class_of(rq, t), false);
 }
 
 /** CPU cpu's sticky task, or NULL (also for cpu out of range). O(1). */
@@ -369,7 +371,7 @@ skiplist_sched_sticky(const struct skiplist_sched *rq, unsigned cpu)
 static inline int skiplist_sched_task_init(struct skiplist_sched_task *t,
                                            int policy, int rt_prio, int nice)
 {
-    if (!t || !sksched_valid(policy, rt_prio, nice))
+    if (!t || !sls_valid(policy, rt_prio, nice))
         return -EINVAL;
     memset(t, 0, sizeof(*t));
     skiplist_hook_init(&t->hook);
@@ -427,7 +429,7 @@ static inline int skiplist_sched_init(struct skiplist_sched *rq,
     if (!rq || nr_cpus < 1 || nr_cpus > SKIPLIST_SCHED_NR_CPUS)
         return -EINVAL;
     memset(rq, 0, sizeof(*rq));
-    int rc = sksched_q_init(&rq->q, a, sksched_seed(rq, seed));
+    int rc = sls_q_init(&rq->q, a, sls_seed(rq, seed));
     if (rc)
         return rc;
     rq->nr_cpus = nr_cpus;
@@ -439,7 +441,7 @@ static inline int skiplist_sched_init(struct skiplist_sched *rq,
     return 0;
 }
 
-static inline void sksched_release(struct skiplist_sched_task *t, void *arg)
+static inline void sls_release(struct skiplist_sched_task *t, void *arg)
 {
     (void)arg;
     skiplist_hook_init(&t->hook);
@@ -450,7 +452,7 @@ static inline void sksched_release(struct skiplist_sched_task *t, void *arg)
  *  false, not sticky), never freed: they belong to the caller. O(n). */
 static inline void skiplist_sched_destroy(struct skiplist_sched *rq)
 {
-    sksched_q_destroy(&rq->q, sksched_release, NULL);
+    sls_q_destroy(&rq->q, sls_release, NULL);
     memset(rq->sticky, 0, sizeof(rq->sticky));
 }
 
@@ -517,15 +519,15 @@ static inline int skiplist_sched_enqueue(struct skiplist_sched *rq,
 {
     if (!t)
         return -EINVAL;
-    if (sksched_q_queued(t))
+    if (sls_q_queued(t))
         return -EEXIST;
     uint64_t dl = t->fresh ? rq->niffies + skiplist_sched_deadline_diff(t->nice)
                            : t->deadline;
     const uint64_t old_dl = t->deadline, old_key = t->key;
     unsigned cls = skiplist_sched_class_of(rq, t);
     t->deadline = dl;
-    t->key = sksched_key_as(t, cls, false);
-    int rc = sksched_q_push(&rq->q, t);
+    t->key = sls_key_as(t, cls, false);
+    int rc = sls_q_push(&rq->q, t);
     if (rc) {
         t->deadline = old_dl;
         t->key = old_key;
@@ -540,10 +542,10 @@ static inline int skiplist_sched_enqueue(struct skiplist_sched *rq,
 /* Off the queue and off its CPU's sticky slot; allocates nothing. 0, or
  * -ENOENT when t is not queued in rq (in none, or in another runqueue):
  * then nothing changes. */
-static inline int sksched_take(struct skiplist_sched *rq,
+static inline int sls_take(struct skiplist_sched *rq,
                                struct skiplist_sched_task *t)
 {
-    int rc = sksched_q_remove(&rq->q, t);
+    int rc = sls_q_remove(&rq->q, t);
     if (rc)
         return rc;
     if (t->sticky_cpu >= 0) {
@@ -557,13 +559,13 @@ static inline int sksched_take(struct skiplist_sched *rq,
  * offset and s goes behind its new equals; an ISO key carries none, so s
  * keeps its place (BFS's unstick_task() only clears the flag). 0, or
  * -ENOMEM with nothing changed. */
-static inline int sksched_unstick(struct skiplist_sched *rq,
+static inline int sls_unstick(struct skiplist_sched *rq,
                                   struct skiplist_sched_task *s)
 {
     const uint64_t stuck_key = s->key;
-    s->key = sksched_key_as(s, s->cls, false);
+    s->key = sls_key_as(s, s->cls, false);
     if (s->key != stuck_key) {
-        int rc = sksched_q_requeue(&rq->q, s);
+        int rc = sls_q_requeue(&rq->q, s);
         if (rc) {
             s->key = stuck_key;
             return rc;
@@ -583,7 +585,7 @@ static inline int skiplist_sched_dequeue(struct skiplist_sched *rq,
 {
     if (!t)
         return -EINVAL;
-    return sksched_take(rq, t);
+    return sls_take(rq, t);
 }
 
 /** Picks the task cpu runs next and dequeues it (BFS's
@@ -602,10 +604,10 @@ skiplist_sched_pick(struct skiplist_sched *rq, unsigned cpu)
         return NULL;
     const bool scaling = (rq->scaling[cpu / 64] >> (cpu % 64)) & 1u;
     const uint64_t word = cpu / 64, bit = UINT64_C(1) << (cpu % 64);
-    struct sksched_q_iter it;
+    struct sls_q_iter it;
     struct skiplist_sched_task *t;
-    for (t = sksched_q_iter_first(&it, &rq->q); t;
-         t = sksched_q_iter_next(&it)) {
+    for (t = sls_q_iter_first(&it, &rq->q); t;
+         t = sls_q_iter_next(&it)) {
         if (!(t->cpus_allowed[word] & bit))
             continue;
         if (scaling && t->sticky_cpu >= 0 && (unsigned)t->sticky_cpu != cpu)
@@ -622,18 +624,18 @@ skiplist_sched_pick(struct skiplist_sched *rq, unsigned cpu)
                     t->deadline + skiplist_sched_longest_deadline_diff())
                 t = own;
         } else {
-            uint64_t k = sksched_key_as(own, own->cls, false);
+            uint64_t k = sls_key_as(own, own->cls, false);
             if (!t || k < t->key || (k == t->key && own->seq < t->seq))
                 t = own;
         }
     }
     if (t) {
-        (void)sksched_take(rq, t); /* t was found in rq: cannot fail */
+        (void)sls_take(rq, t); /* t was found in rq: cannot fail */
         t->cpu = (int16_t)cpu;
         /* Realtime next: the CPU keeps no sticky task (on -ENOMEM it
          * does; pick cannot fail). */
         if (t->cls == SKIPLIST_SCHED_CLASS_RT && rq->sticky[cpu])
-            (void)sksched_unstick(rq, rq->sticky[cpu]);
+            (void)sls_unstick(rq, rq->sticky[cpu]);
     }
     return t;
 }
@@ -656,7 +658,7 @@ static inline int skiplist_sched_deschedule(struct skiplist_sched *rq,
 {
     if (!t || cpu >= rq->nr_cpus)
         return -EINVAL;
-    if (sksched_q_queued(t))
+    if (sls_q_queued(t))
         return -EEXIST;
     int64_t slice = t->time_slice;
     uint64_t dl = t->deadline;
@@ -679,11 +681,11 @@ static inline int skiplist_sched_deschedule(struct skiplist_sched *rq,
     const uint64_t old_dl = t->deadline, old_key = t->key;
     const unsigned cls = skiplist_sched_class_of(rq, t);
     const bool swap = (t->cpus_allowed[cpu / 64] >> (cpu % 64)) & 1u;
-    const bool stick = swap && sksched_can_stick(cls);
+    const bool stick = swap && sls_can_stick(cls);
     struct skiplist_sched_task *old = swap ? rq->sticky[cpu] : NULL;
     t->deadline = dl;
-    t->key = sksched_key_as(t, cls, stick);
-    int rc = sksched_q_push(&rq->q, t);
+    t->key = sls_key_as(t, cls, stick);
+    int rc = sls_q_push(&rq->q, t);
     if (rc) {
         t->deadline = old_dl;
         t->key = old_key;
@@ -692,8 +694,8 @@ static inline int skiplist_sched_deschedule(struct skiplist_sched *rq,
     /* t's seq first: it went in before old is moved behind equals. */
     const uint64_t old_seq = t->seq;
     t->seq = ++rq->seq;
-    if (old && (rc = sksched_unstick(rq, old)) != 0) {
-        sksched_q_remove(&rq->q, t);
+    if (old && (rc = sls_unstick(rq, old)) != 0) {
+        sls_q_remove(&rq->q, t);
         t->deadline = old_dl;
         t->key = old_key;
         t->seq = old_seq;
@@ -755,20 +757,20 @@ static inline int skiplist_sched_tick(struct skiplist_sched *rq, unsigned cpu,
 /* BFS's adjust_deadline(): the deadline moves by the difference between the
  * two nice levels' deadline offsets (saturating at 0 and at the key's
  * maximum). */
-static inline uint64_t sksched_adjust_deadline(uint64_t dl, int old_nice,
+static inline uint64_t sls_adjust_deadline(uint64_t dl, int old_nice,
                                                int new_nice)
 {
     const uint64_t a = skiplist_sched_deadline_diff(old_nice),
                    b = skiplist_sched_deadline_diff(new_nice);
     if (b >= a)
-        return sksched_sat_add(dl, b - a);
+        return sls_sat_add(dl, b - a);
     return dl > a - b ? dl - (a - b) : 0;
 }
 
 /* The common body of set_nice and set_policy: t takes policy, rt_prio and
  * nice; deadline dl; when queued, its new key and whether it stays sticky.
  * Rolls back on -ENOMEM. */
-static inline int sksched_change(struct skiplist_sched *rq,
+static inline int sls_change(struct skiplist_sched *rq,
                                  struct skiplist_sched_task *t, int policy,
                                  int rt_prio, int nice, uint64_t dl,
                                  bool unstick)
@@ -778,16 +780,16 @@ static inline int sksched_change(struct skiplist_sched *rq,
     t->rt_prio = (uint8_t)rt_prio;
     t->nice = (int8_t)nice;
     t->deadline = dl;
-    if (!sksched_q_queued(t)) {
+    if (!sls_q_queued(t)) {
         /* Running (or asleep): runs as its policy's class from now on, as
          * BFS's reset_rq_task() makes it. */
-        t->cls = (uint8_t)sksched_policy_cls(t->policy);
+        t->cls = (uint8_t)sls_policy_cls(t->policy);
         return 0;
     }
     const unsigned cls = skiplist_sched_class_of(rq, t);
-    const bool stick = t->sticky_cpu >= 0 && !unstick && sksched_can_stick(cls);
-    t->key = sksched_key_as(t, cls, stick);
-    int rc = sksched_q_requeue(&rq->q, t);
+    const bool stick = t->sticky_cpu >= 0 && !unstick && sls_can_stick(cls);
+    t->key = sls_key_as(t, cls, stick);
+    int rc = sls_q_requeue(&rq->q, t);
     if (rc) {
         t->policy = save.policy;
         t->rt_prio = save.rt_prio;
@@ -821,14 +823,14 @@ static inline int skiplist_sched_set_nice(struct skiplist_sched *rq,
         return -EINVAL;
     if (nice == t->nice)
         return 0;
-    if (sksched_is_rt(t->policy)) {
+    if (sls_is_rt(t->policy)) {
         t->nice = (int8_t)nice;
         return 0;
     }
     uint64_t dl = t->fresh
                       ? t->deadline
-                      : sksched_adjust_deadline(t->deadline, t->nice, nice);
-    return sksched_change(rq, t, t->policy, t->rt_prio, nice, dl,
+                      : sls_adjust_deadline(t->deadline, t->nice, nice);
+    return sls_change(rq, t, t->policy, t->rt_prio, nice, dl,
                           nice < t->nice);
 }
 
@@ -842,20 +844,20 @@ static inline int skiplist_sched_set_policy(struct skiplist_sched *rq,
                                             struct skiplist_sched_task *t,
                                             int policy, int rt_prio, int nice)
 {
-    if (!t || !sksched_valid(policy, rt_prio, nice))
+    if (!t || !sls_valid(policy, rt_prio, nice))
         return -EINVAL;
     const bool moved = policy != t->policy || rt_prio != t->rt_prio;
     if (!moved)
         return skiplist_sched_set_nice(rq, t, nice);
     uint64_t dl = t->deadline;
-    if (nice != t->nice && !sksched_is_rt((unsigned)policy) && !t->fresh)
-        dl = sksched_adjust_deadline(dl, t->nice, nice);
-    return sksched_change(rq, t, policy, rt_prio, nice, dl, true);
+    if (nice != t->nice && !sls_is_rt((unsigned)policy) && !t->fresh)
+        dl = sls_adjust_deadline(dl, t->nice, nice);
+    return sls_change(rq, t, policy, rt_prio, nice, dl, true);
 }
 
 /* BFS's prio number for the class t is queued or running as: realtime
  * 99 - rt_prio (0..98), ISO 100, NORMAL and BATCH 101, IDLEPRIO 102. */
-static inline unsigned sksched_prio(const struct skiplist_sched_task *t)
+static inline unsigned sls_prio(const struct skiplist_sched_task *t)
 {
     switch (t->cls) {
     case SKIPLIST_SCHED_CLASS_RT:
@@ -885,7 +887,7 @@ skiplist_sched_can_preempt(const struct skiplist_sched *rq,
         return true;
     if (p->policy == SKIPLIST_SCHED_IDLEPRIO)
         return false;
-    const unsigned a = sksched_prio(p), b = sksched_prio(curr);
+    const unsigned a = sls_prio(p), b = sls_prio(curr);
     if (a != b)
         return a < b;
     return p->deadline < curr->deadline;
@@ -918,7 +920,7 @@ skiplist_sched_preempt_cpu(const struct skiplist_sched *rq,
     for (unsigned c = 0; c < n; c++) {
         if (!skiplist_sched_cpu_allowed(p, c))
             continue;
-        const unsigned prio = sksched_prio(curr[c]);
+        const unsigned prio = sls_prio(curr[c]);
         if (best < 0 || prio > worst ||
             (prio == worst && curr[c]->deadline > latest)) {
             best = (int)c;
@@ -967,7 +969,7 @@ static inline int skiplist_sched_fork(struct skiplist_sched *rq,
 {
     if (!rq || !parent || !child || parent == child)
         return -EINVAL;
-    if (sksched_q_queued(child))
+    if (sls_q_queued(child))
         return -EEXIST;
     memset(child, 0, sizeof(*child));
     skiplist_hook_init(&child->hook);
@@ -976,7 +978,7 @@ static inline int skiplist_sched_fork(struct skiplist_sched *rq,
     child->policy = parent->policy;
     child->rt_prio = parent->rt_prio;
     child->nice = parent->nice;
-    child->cls = (uint8_t)sksched_policy_cls(parent->policy);
+    child->cls = (uint8_t)sls_policy_cls(parent->policy);
     child->deadline = parent->deadline;
     child->fresh = parent->fresh;
     memcpy(child->cpus_allowed, parent->cpus_allowed,
@@ -1001,7 +1003,7 @@ static inline int skiplist_sched_fork(struct skiplist_sched *rq,
 }
 
 /* check()'s message, written only where the caller gave room for it. */
-static inline SLX_PRINTF(3, 4) void sksched_why(char *why, size_t len,
+static inline SLX_PRINTF(3, 4) void sls_why(char *why, size_t len,
                                                 const char *fmt, ...)
 {
     if (!why || !len)
@@ -1020,42 +1022,42 @@ static inline SLX_PRINTF(3, 4) void sksched_why(char *why, size_t len,
 static inline int skiplist_sched_check(const struct skiplist_sched *rq,
                                        char *why, size_t len)
 {
-    int rc = sksched_q_check(&rq->q, why, len);
+    int rc = sls_q_check(&rq->q, why, len);
     if (rc)
         return rc;
-    struct sksched_q_iter it;
+    struct sls_q_iter it;
     const struct skiplist_sched_task *t, *prev = NULL;
     size_t n = 0;
-    for (t = sksched_q_iter_first(&it, &rq->q); t;
-         t = sksched_q_iter_next(&it), n++) {
+    for (t = sls_q_iter_first(&it, &rq->q); t;
+         t = sls_q_iter_next(&it), n++) {
         bool stick = t->sticky_cpu >= 0;
-        if (t->key != sksched_key_as(t, t->cls, stick)) {
-            sksched_why(why, len, "task %zu: key %#llx, expected %#llx", n,
+        if (t->key != sls_key_as(t, t->cls, stick)) {
+            sls_why(why, len, "task %zu: key %#llx, expected %#llx", n,
                         (unsigned long long)t->key,
-                        (unsigned long long)sksched_key_as(t, t->cls, stick));
+                        (unsigned long long)sls_key_as(t, t->cls, stick));
             return -EINVAL;
         }
         if (t->key == 0 || t->key == UINT64_MAX) {
-            sksched_why(why, len, "task %zu: key is a sentinel value", n);
+            sls_why(why, len, "task %zu: key is a sentinel value", n);
             return -EINVAL;
         }
-        if (stick && (!sksched_can_stick(t->cls) ||
+        if (stick && (!sls_can_stick(t->cls) ||
                       (unsigned)t->sticky_cpu >= rq->nr_cpus ||
                       rq->sticky[t->sticky_cpu] != t)) {
-            sksched_why(why, len, "task %zu: sticky on cpu %d, not its slot", n,
+            sls_why(why, len, "task %zu: sticky on cpu %d, not its slot", n,
                         t->sticky_cpu);
             return -EINVAL;
         }
         if (prev && prev->key == t->key && prev->seq >= t->seq) {
-            sksched_why(why, len, "task %zu: equal keys out of FIFO order", n);
+            sls_why(why, len, "task %zu: equal keys out of FIFO order", n);
             return -EINVAL;
         }
         prev = t;
     }
     for (unsigned c = 0; c < rq->nr_cpus; c++) {
         const struct skiplist_sched_task *s = rq->sticky[c];
-        if (s && (!sksched_q_queued_in(&rq->q, s) || s->sticky_cpu != (int)c)) {
-            sksched_why(why, len, "cpu %u: sticky task not queued or not ours",
+        if (s && (!sls_q_queued_in(&rq->q, s) || s->sticky_cpu != (int)c)) {
+            sls_why(why, len, "cpu %u: sticky task not queued or not ours",
                         c);
             return -EINVAL;
         }

@@ -216,7 +216,7 @@ Test(cov_sched, preempt_cpu_prefers_p_own_idle_cpu)
     run2.deadline = run1.deadline; /* a tie: the lower CPU wins */
     cs_task(&p, SKIPLIST_SCHED_NORMAL, 0, 0);
     cs_task(&idle, SKIPLIST_SCHED_IDLEPRIO, 0, 0);
-    /* queued once, so each has the class it runs as (sksched_prio) */
+    /* queued once, so each has the class it runs as (sls_prio) */
     struct skiplist_sched_task *all[] = {&run0, &run1, &run2, &p, &idle};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
         cr_assert_eq(skiplist_sched_enqueue(rq, all[i]), 0);

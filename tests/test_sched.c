@@ -309,9 +309,9 @@ Test(sched, dequeue_any_keeps_check_clean)
             struct skiplist_sched_task *x;
             unsigned how = (unsigned)tc_below(&r, 3);
             if (how == 0)
-                x = sksched_q_peek(&rq->q);
+                x = sls_q_peek(&rq->q);
             else if (how == 1)
-                x = sksched_q_last(&rq->q);
+                x = sls_q_last(&rq->q);
             else
                 for (x = &t[tc_below(&r, N)]; !skiplist_sched_queued(x);)
                     x = &t[tc_below(&r, N)];
@@ -385,9 +385,9 @@ Test(sched, queued_iff_linked)
         }
         skiplist_sched_advance(rq, tc_below(&r, MS));
         bool linked[N] = {false};
-        struct sksched_q_iter it;
-        for (struct skiplist_sched_task *e = sksched_q_iter_first(&it, &rq->q);
-             e; e = sksched_q_iter_next(&it))
+        struct sls_q_iter it;
+        for (struct skiplist_sched_task *e = sls_q_iter_first(&it, &rq->q);
+             e; e = sls_q_iter_next(&it))
             linked[e - t] = true;
         for (size_t k = 0; k < N; k++)
             cr_assert_eq(skiplist_sched_queued(&t[k]), linked[k],

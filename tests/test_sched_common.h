@@ -271,10 +271,10 @@ struct sched_snap {
 static inline void snap(struct sched_snap *s, const struct skiplist_sched *rq,
                         const struct skiplist_sched_task *t, size_t n)
 {
-    struct sksched_q_iter it;
+    struct sls_q_iter it;
     s->n = 0;
-    for (struct skiplist_sched_task *e = sksched_q_iter_first(&it, &rq->q); e;
-         e = sksched_q_iter_next(&it))
+    for (struct skiplist_sched_task *e = sls_q_iter_first(&it, &rq->q); e;
+         e = sls_q_iter_next(&it))
         s->order[s->n++] = e;
     memcpy(s->sticky, rq->sticky, sizeof(s->sticky));
     memcpy(s->tasks, t, n * sizeof(*t));

@@ -3,7 +3,7 @@
 #
 #   1. No internal or example symbol: no entry of the index pages
 #      (globals*, functions*, annotated, classes, files) is named with an
-#      engine prefix (slx_, slr_, sksched_, SLX_, SLR_, SKSCHED_) or is
+#      engine prefix (slx_, slr_, sls_, SLX_, SLR_, SLS_) or is
 #      main, and every entry links to a page made from an allowed input
 #      (the three headers, docs/reference/, a module, an allowed struct);
 #      an example's symbol would link to its .c file's page.
@@ -40,7 +40,7 @@ entries=$( (cat $index_pages | grep -o '<li>[^&<]*' | sed 's/<li>//; s/()$//'
 n_entries=$(echo "$entries" | grep -c .)
 [ "$n_entries" -ge 50 ] || bad "only $n_entries index entries (expected the whole API)"
 internal=$(echo "$entries" |
-    grep -E '(^|[^A-Za-z0-9])(slx_|slr_|sksched_|SLX_|SLR_|SKSCHED_)|^main(\(\))?$|_sl[xr]_' || true)
+    grep -E '(^|[^A-Za-z0-9])(slx_|slr_|sls_|SLX_|SLR_|SLS_)|^main(\(\))?$|_sl[xr]_' || true)
 [ -z "$internal" ] || bad "internal or example symbols in the indexes: $(echo $internal)"
 [ -n "$(grep -lE '[a-z_]+_8c(_source)?\.html' $index_pages || true)" ] &&
     bad "an index links to a .c file's page (an example in INPUT?)"
