@@ -193,7 +193,7 @@ struct skiplist_sched {
     uint64_t scaling[SKIPLIST_SCHED_NR_CPUS / 64];
 };
 
-/* ------------------------------------------------------------ helpers */
+/* --- helpers ------------------------------------------------------- */
 /* Internals: prefix sls_ / SLS_ (as skiplist.h's slx_ and
  * skiplist_rcu.h's slr_), never API. */
 
@@ -275,7 +275,7 @@ static inline unsigned sls_policy_cls(unsigned policy)
     }
 }
 
-/* ------------------------------------------------------------ queries */
+/* --- queries ------------------------------------------------------- */
 
 /** Virtual deadline difference of a nice level, in ns: BFS's
  *  prio_deadline_diff(), prio_ratios[nice + 20] * rr_interval *
@@ -363,7 +363,7 @@ skiplist_sched_sticky(const struct skiplist_sched *rq, unsigned cpu)
     return cpu < rq->nr_cpus ? rq->sticky[cpu] : NULL;
 }
 
-/* --------------------------------------------------------------- tasks */
+/* --- tasks --------------------------------------------------------- */
 
 /** Sets a task up: policy, rt_prio (1..99 for FIFO/RR, 0 otherwise), nice
  *  (-20..19); a full slice, no deadline yet (given at first enqueue), every
@@ -415,7 +415,7 @@ skiplist_sched_cpu_allowed(const struct skiplist_sched_task *t, unsigned cpu)
            ((t->cpus_allowed[cpu / 64] >> (cpu % 64)) & 1u);
 }
 
-/* ------------------------------------------------------------ runqueue */
+/* --- runqueue ------------------------------------------------------ */
 
 /** Sets up a runqueue for nr_cpus CPUs (1..SKIPLIST_SCHED_NR_CPUS); a NULL
  *  allocator selects the engine's pooled one; seed is mixed with clocks,
