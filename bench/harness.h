@@ -41,6 +41,34 @@ static inline uint64_t bench_rand_below(uint64_t *state, uint64_t bound)
     return bound ? bench_rand(state) % bound : 0;
 }
 
+/* The erase windows of the map and extent suites: count disjoint windows
+ * of width consecutive positions in [0, n) (n >= width * (count + 1)), at
+ * random: a grid of slots of that width from a random offset, count
+ * distinct slots drawn. Writes their first positions to pos. */
+static inline void bench_windows(size_t n, size_t width, size_t count,
+                                 uint64_t seed, size_t *pos)
+{
+    uint64_t s = seed;
+    size_t off = (size_t)bench_rand_below(&s, width);
+    size_t slots = (n - off) / width;
+    size_t *idx = (size_t *)malloc((slots ? slots : 1) * sizeof(*idx));
+    if (!idx || slots < count) {
+        fprintf(stderr, "bench: %zu windows of %zu in %zu: %s\n", count, width,
+                n, idx ? "no room" : "out of memory");
+        exit(2);
+    }
+    for (size_t i = 0; i < slots; i++)
+        idx[i] = i;
+    for (size_t i = 0; i < count; i++) {
+        size_t j = i + (size_t)bench_rand_below(&s, slots - i);
+        size_t t = idx[i];
+        idx[i] = idx[j];
+        idx[j] = t;
+        pos[i] = off + idx[i] * width;
+    }
+    free(idx);
+}
+
 /* Sink that defeats dead-code elimination: fold results into it. */
 static volatile uint64_t bench_sink;
 
