@@ -69,6 +69,38 @@ static inline void bench_windows(size_t n, size_t width, size_t count,
     free(idx);
 }
 
+/* The erase windows' schedule (map and extent suites): pairs of windows,
+ * window i < pairs erased through the range call and window pairs + i
+ * through the loop, in blocks of about a tenth of the pairs. In each
+ * block both kinds take a turn, timed as one, the kind that starts
+ * alternating with the block and with flip, so that both meet a structure
+ * of the same size and the same moments of a noisy machine. A kind that
+ * is off (range, loop: 0) sits its turns out. fn(arg, loop, from, to)
+ * erases the windows [from, to) of its kind (loop: 1 for the loop) and
+ * returns how many went wrong; ns[loop] collects each kind's time. Stops
+ * at the first turn with failures and returns them (0: all well). */
+static inline size_t
+bench_windows_erase(size_t pairs, int flip, int range, int loop,
+                    size_t (*fn)(void *, int, size_t, size_t), void *arg,
+                    uint64_t ns[2])
+{
+    size_t block = pairs / 10 ? pairs / 10 : 1;
+    for (size_t b = 0; b < pairs; b += block) {
+        size_t e = b + block < pairs ? b + block : pairs;
+        for (int k = 0; k < 2; k++) {
+            int l = (k ^ flip ^ (int)(b / block)) & 1;
+            if (!(l ? loop : range))
+                continue;
+            uint64_t t0 = bench_now_ns();
+            size_t bad = fn(arg, l, b, e);
+            ns[l] += bench_now_ns() - t0;
+            if (bad)
+                return bad;
+        }
+    }
+    return 0;
+}
+
 /* Sink that defeats dead-code elimination: fold results into it. */
 static volatile uint64_t bench_sink;
 

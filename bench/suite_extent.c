@@ -267,13 +267,11 @@ static size_t nsel;
  * then of n/10 (one pair), by position in the implementation's own live
  * set sorted by start. Of each pair one window goes through erase_range
  * (given its first and last page) and the other is freed one range at a
- * time through release: the loop a caller writes without a range call. The
- * two kinds take turns in blocks of about a tenth of the pairs, each
- * block timed as one, the kind that starts alternating with the block and
- * the repetition, so that both meet the same set size and the same
- * moments of a noisy machine. After each size the erased ranges are put
- * back (restore, untimed, in random order), so every repetition starts
- * from the same n. An implementation without erase_range runs the loop
+ * time through release: the loop a caller writes without a range call,
+ * the two taking turns as bench_windows_erase has them (the kind that
+ * starts alternating with the repetition too). After each size the erased
+ * ranges are put back (restore, untimed, in random order), so every repetition
+ * starts from the same n. An implementation without erase_range runs the loop
  * windows only. */
 
 enum { EW_RANGE_S, EW_RANGE_L, EW_LOOP_S, EW_LOOP_L, EW_OPS };
@@ -308,6 +306,34 @@ static void die(const struct extent_impl *im, const char *op, const char *what)
     exit(1);
 }
 
+/* What bench_windows_erase's callback needs: the set and its windows. */
+struct erase_job {
+    struct run *r;
+    const struct item *it;
+    const size_t *pos; /* first positions, range windows then loop ones */
+    size_t pairs, width;
+};
+
+/* Windows [from, to) of one kind (bench_windows_erase): the loop frees
+ * each range through its handle; a range window whose count is not its
+ * width is a failure. */
+static size_t erase_windows(void *arg, int loop, size_t from, size_t to)
+{
+    const struct erase_job *j = (const struct erase_job *)arg;
+    const struct extent_impl *im = j->r->im;
+    size_t bad = 0;
+    for (size_t i = from; i < to; i++) {
+        size_t p = j->pos[(loop ? j->pairs : 0) + i];
+        if (loop)
+            for (size_t q = 0; q < j->width; q++)
+                im->release(j->r->ctx, j->it[p + q].h);
+        else
+            bad += im->erase_range(j->r->ctx, j->it[p].lo,
+                                   j->it[p + j->width - 1].hi) != j->width;
+    }
+    return bad;
+}
+
 /* One repetition of the erase windows on r's set (it: its n live ranges
  * sorted by start). Adds ns and ranges erased per op to t[] and cnt[];
  * gone: n bytes of 0, scratch. */
@@ -325,39 +351,26 @@ static void erase_rep(struct run *r, struct item *it, size_t n, int rep,
         abort();
     for (int large = 0; large < 2; large++) {
         size_t width = large ? width_l : width_s, pairs = large ? 1 : pairs_s;
-        size_t block = pairs / 10 ? pairs / 10 : 1, nback = 0;
-        /* window i < pairs: erase_range; pairs + i: the loop */
+        int op[2] = {large ? EW_RANGE_L : EW_RANGE_S,
+                     large ? EW_LOOP_L : EW_LOOP_S};
         bench_windows(n, width, 2 * pairs,
                       0x77696e646f77ull ^ n ^ ((uint64_t)rep << 48) ^
                           (uint64_t)large,
                       pos);
-        for (size_t b = 0; b < pairs; b += block) {
-            size_t e = b + block < pairs ? b + block : pairs;
-            for (int k = 0; k < 2; k++) {
-                int loop = (k ^ rep ^ (int)(b / block)) & 1;
-                int op = loop ? (large ? EW_LOOP_L : EW_LOOP_S)
-                              : (large ? EW_RANGE_L : EW_RANGE_S);
-                if (!loop && !im->erase_range)
-                    continue;
-                size_t bad = 0;
-                uint64_t t0 = bench_now_ns();
-                for (size_t i = b; i < e; i++) {
-                    size_t p = pos[(loop ? pairs : 0) + i];
-                    if (loop)
-                        for (size_t j = 0; j < width; j++)
-                            im->release(r->ctx, it[p + j].h);
-                    else
-                        bad += im->erase_range(r->ctx, it[p].lo,
-                                               it[p + width - 1].hi) != width;
-                }
-                t[op] += bench_now_ns() - t0;
-                cnt[op] += (uint64_t)(e - b) * width;
-                if (bad)
-                    die(im, ew_names[op], "wrong count erased");
-                for (size_t i = b; i < e; i++)
-                    for (size_t j = 0; j < width; j++)
-                        back[nback++] = pos[(loop ? pairs : 0) + i] + j;
-            }
+        struct erase_job job = {r, it, pos, pairs, width};
+        uint64_t ns[2] = {0, 0};
+        if (bench_windows_erase(pairs, rep, im->erase_range != NULL, 1,
+                                erase_windows, &job, ns))
+            die(im, ew_names[op[0]], "wrong count erased");
+        size_t nback = 0;
+        for (int k = 0; k < 2; k++) {
+            if (k == 0 && !im->erase_range)
+                continue;
+            t[op[k]] += ns[k];
+            cnt[op[k]] += (uint64_t)pairs * width;
+            for (size_t i = 0; i < pairs; i++)
+                for (size_t j = 0; j < width; j++)
+                    back[nback++] = pos[k * pairs + i] + j;
         }
         /* Nothing of the windows may be left, nothing else gone: the
          * ranges next to each window are there unless erased too. */

@@ -39,11 +39,13 @@
  *                range call (every implementation)
  * ns_per_op is the median over the repetitions; each repetition visits every
  * implementation in turn so that a noisy moment on this shared machine hits
- * all of them rather than one. The four lookup ops each have their own keys
- * (no op re-runs the keys another op has just brought into the cache) and
- * are timed in interleaved slices, so that a noisy moment hits all four
- * rather than one (see run_lookups); the three order-statistics ops after
- * them, likewise among themselves.
+ * all of them rather than one. The four lookup ops and find_many each have
+ * their own keys (no op re-runs the keys another op has just brought into
+ * the cache) and are timed in interleaved slices, so that a noisy moment
+ * hits all five rather than one (see run_lookups); the three
+ * order-statistics ops after them, likewise among themselves. The erase
+ * windows run on a map of their own (run_erase), build beside insert_seq
+ * (run_seq).
  *
  * Every loop's result is checked against a value computed without any map;
  * an implementation that answers wrongly prints no rows and the program
@@ -533,9 +535,11 @@ static uint64_t lookup(const struct map_impl *im, void *h, enum lookup l,
  * find_rand's keys and lower_bound find_miss's, and each op warmed up on the
  * first eighth of its own timed keys).
  *
- * The ops are timed by groups (lookup_group): the four searches, then the
- * three order-statistics ops when the implementation has them, so that
- * the searches are timed as they were before the latter existed. In each
+ * The ops are timed by groups (lookup_group): the four searches and
+ * find_many (when the implementation has it; find_many is find_rand's work
+ * batched, so it is timed beside find_rand), then the three
+ * order-statistics ops when the implementation has them, so that the
+ * searches are timed as they were before the latter existed. In each
  * group the ops are timed in LOOKUP_SLICES rounds of one slice (m / 8
  * lookups, 2-10 ms at quick sizes) of every op, the order rotated each
  * round so that each op follows each other op equally often. A noisy
@@ -716,20 +720,45 @@ static void run_seq(const struct map_impl *im, const struct workload *w,
         r->ns[OP_BUILD][rep] = per_op(t_build, (uint64_t)cycles * n);
 }
 
+/* What bench_windows_erase's callback needs: the map and its windows. */
+struct erase_job {
+    const struct map_impl *im;
+    const struct workload *w;
+    void *h;
+    const size_t *pos; /* first positions, range windows then loop ones */
+    size_t pairs, width;
+};
+
+/* Windows [from, to) of one kind (bench_windows_erase): the count of each
+ * window not erased, or the keys not found, are the failures. */
+static size_t erase_windows(void *arg, int loop, size_t from, size_t to)
+{
+    const struct erase_job *j = arg;
+    size_t bad = 0;
+    for (size_t i = from; i < to; i++) {
+        size_t p = j->pos[(loop ? j->pairs : 0) + i];
+        if (loop)
+            bad += j->im->erase_all(j->h, j->w->skeys + p, j->width);
+        else
+            bad +=
+                j->im->erase_range(j->h, j->w->skeys[p],
+                                   j->w->skeys[p + j->width - 1]) != j->width;
+    }
+    return bad;
+}
+
 /* The erase windows of one cycle of one repetition, on a map of n built in
  * random order (untimed): the small windows (n/1000 consecutive keys;
  * pairs of them, together n/10 keys), then the large ones (n/10 keys; one
  * pair). Of each pair one window goes through erase_range (given its
  * first and last key) and the other through erase_all (its keys in
- * ascending order): the loop a caller writes without a range call. The
- * two kinds take turns in blocks of about a tenth of the pairs, each
- * block timed as one, the kind that starts alternating with the block,
- * the cycle and the repetition, so that both meet a map of the same size
- * and the same moments of a noisy machine. After each size the windows'
- * elements are inserted again (untimed, in random order), so the large
- * windows start from n too, and so does the next repetition: *hp keeps
- * the map from one repetition to the next (a build of n in random order
- * costs more than the windows; last: destroy it instead). An
+ * ascending order): the loop a caller writes without a range call, the
+ * two taking turns as bench_windows_erase has them (the kind that starts
+ * alternating with the cycle and the repetition too). After each size
+ * the windows' elements are inserted again (untimed, in random order), so
+ * the large windows start from n too, and so does the next repetition:
+ * *hp keeps the map from one repetition to the next (a build of n in
+ * random order costs more than the windows; last: destroy it instead). An
  * implementation without erase_range runs the loop windows only. t[] and
  * cnt[] collect ns and elements erased per op, indexed by
  * op - OP_ERASE_RANGE_S. */
@@ -738,7 +767,6 @@ static void erase_cycle(const struct map_impl *im, const struct workload *w,
                         uint64_t *cnt, void **hp, bool last)
 {
     size_t n = w->n;
-    bool ranged = im->erase_range != NULL;
     void *h = *hp;
     *hp = NULL;
     if (!h) {
@@ -763,61 +791,46 @@ static void erase_cycle(const struct map_impl *im, const struct workload *w,
 
     for (int large = 0; large < 2 && !r->failed; large++) {
         size_t width = large ? width_l : width_s, pairs = large ? 1 : pairs_s;
-        int op_range = large ? OP_ERASE_RANGE_L : OP_ERASE_RANGE_S;
-        int op_loop = large ? OP_ERASE_LOOP_L : OP_ERASE_LOOP_S;
-        if (!(w->ops & (OPB(op_range) | OPB(op_loop))))
+        int op[2] = {large ? OP_ERASE_RANGE_L : OP_ERASE_RANGE_S,
+                     large ? OP_ERASE_LOOP_L : OP_ERASE_LOOP_S};
+        bool on[2] = {im->erase_range && (w->ops & OPB(op[0])),
+                      w->ops & OPB(op[1])};
+        if (!on[0] && !on[1])
             continue;
-        bool do_range = ranged && (w->ops & OPB(op_range));
-        bool do_loop = w->ops & OPB(op_loop);
-        size_t block = pairs / 10 ? pairs / 10 : 1, nback = 0;
-        /* window i < pairs: erase_range; pairs + i: the loop */
         bench_windows(n, width, 2 * pairs,
                       0x77696e646f77ull ^ n ^ ((uint64_t)rep << 48) ^
                           ((uint64_t)c << 8) ^ (uint64_t)large,
                       pos);
-        for (size_t b = 0; b < pairs && !r->failed; b += block) {
-            size_t e = b + block < pairs ? b + block : pairs;
-            for (int k = 0; k < 2; k++) {
-                bool loop = (k ^ rep ^ (int)c ^ (int)(b / block)) & 1;
-                if (loop ? !do_loop : !do_range)
-                    continue;
-                size_t bad = 0;
-                uint64_t t0 = bench_now_ns();
-                for (size_t i = b; i < e; i++) {
-                    size_t p = pos[(loop ? pairs : 0) + i];
-                    if (loop)
-                        bad += im->erase_all(h, w->skeys + p, width);
-                    else
-                        bad +=
-                            im->erase_range(h, w->skeys[p],
-                                            w->skeys[p + width - 1]) != width;
-                }
-                uint64_t dt = bench_now_ns() - t0;
-                int op = loop ? op_loop : op_range;
-                t[op - OP_ERASE_RANGE_S] += dt;
-                cnt[op - OP_ERASE_RANGE_S] += (uint64_t)(e - b) * width;
-                if (bad) {
-                    fail(im, r, op_names[op], "wrong count erased");
-                    break;
-                }
-                for (size_t i = b; i < e; i++) {
-                    size_t p = pos[(loop ? pairs : 0) + i];
-                    for (size_t j = 0; j < width; j++) {
-                        live_sum -= (uintptr_t)w->selems[p + j];
-                        back[nback++] = w->selems[p + j];
-                    }
-                    live -= width;
-                }
-            }
+        struct erase_job job = {im, w, h, pos, pairs, width};
+        uint64_t ns[2] = {0, 0};
+        size_t bad = bench_windows_erase(pairs, rep ^ (int)c, on[0], on[1],
+                                         erase_windows, &job, ns);
+        if (bad) {
+            fail(im, r, op_names[op[0]], "a window erased wrongly");
+            break;
         }
-        if (!r->failed && im->count(h) != live)
-            fail(im, r, op_names[op_range], "count wrong after the windows");
+        size_t nback = 0;
+        for (int k = 0; k < 2; k++) {
+            if (!on[k])
+                continue;
+            t[op[k] - OP_ERASE_RANGE_S] += ns[k];
+            cnt[op[k] - OP_ERASE_RANGE_S] += (uint64_t)pairs * width;
+            for (size_t i = 0; i < pairs; i++)
+                for (size_t q = 0; q < width; q++) {
+                    struct map_elem *e = w->selems[pos[k * pairs + i] + q];
+                    live_sum -= (uintptr_t)e;
+                    back[nback++] = e;
+                }
+        }
+        live -= nback;
+        if (im->count(h) != live)
+            fail(im, r, op_names[op[0]], "count wrong after the windows");
         if (!r->failed && (!large || !last) && nback) {
             uint64_t bs = 0x6261636bull ^ n ^ ((uint64_t)rep << 32) ^
                           ((uint64_t)c << 8) ^ (uint64_t)large;
             shuffle(back, nback, &bs);
             if (im->insert_all(h, back, nback))
-                fail(im, r, op_names[op_range], "insert again failed");
+                fail(im, r, op_names[op[0]], "insert again failed");
             for (size_t i = 0; i < nback; i++)
                 live_sum += (uintptr_t)back[i];
             live += nback;
