@@ -55,12 +55,17 @@
         free(o->spare);                                                     \
         free(o);                                                            \
     }                                                                       \
+    /* The next range of the free list (taken off it only once used). */    \
+    static struct range *P##_a_spare(struct P##_ours *o)                    \
+    {                                                                       \
+        if (!o->nspare)                                                     \
+            abort();                                                        \
+        return o->spare[o->nspare - 1];                                     \
+    }                                                                       \
     static void *P##_a_alloc(void *ctx, uint64_t size)                      \
     {                                                                       \
         struct P##_ours *o = (struct P##_ours *)ctx;                        \
-        if (!o->nspare)                                                     \
-            abort();                                                        \
-        struct range *e = o->spare[o->nspare - 1];                          \
+        struct range *e = P##_a_spare(o);                                   \
         e->size = size;                                                     \
         int r = P##_insert_hole(&o->sl, e, pow2_ceil(size), START_PFN,      \
                                 o->limit - 1, SKIPLIST_HOLE_HIGHEST);       \
@@ -129,9 +134,7 @@
     static void *P##_a_restore(void *ctx, uint64_t lo, uint64_t hi)         \
     {                                                                       \
         struct P##_ours *o = (struct P##_ours *)ctx;                        \
-        if (!o->nspare)                                                     \
-            abort();                                                        \
-        struct range *e = o->spare[o->nspare - 1];                          \
+        struct range *e = P##_a_spare(o);                                   \
         e->start = lo;                                                      \
         e->size = hi - lo + 1;                                              \
         if (P##_insert(&o->sl, e, NULL) != 0)                               \
