@@ -104,7 +104,11 @@ $(BENCH_DIR)/obj/%.cc.o: bench/%.cc
 # suite's other objects as they are; the default binaries are left alone.
 # The header is extracted again when REV names another commit. Unset (the
 # default), none of this is defined and git is not called.
+# BENCH_BASE_BULK=1 says REV has the bulk ops (name_build, name_find_many,
+# name_erase_range: issue #30), so that skiplist_base gets their rows too;
+# without it skiplist_base has none (an older header lacks the calls).
 BENCH_BASE        ?=
+BENCH_BASE_BULK   ?=
 BENCH_BASE_DIR    := $(BENCH_DIR)/base
 BENCH_BASE_SUITES := $(patsubst bench/%_base.c,%,$(wildcard bench/*_base.c))
 
@@ -119,14 +123,15 @@ BENCH_BASE_HDR := $(BENCH_BASE_DIR)/skiplist.h
 BENCH_BASE_REV := $(BENCH_BASE_DIR)/rev
 
 # Looked at whenever a base object is wanted, rewritten only when REV names
-# another commit than last time: the header is then older than it and is
-# extracted again (make reads a target's time after its recipe has run, so
-# a file left untouched remakes nothing).
+# another commit than last time, or BENCH_BASE_BULK changed: the header is
+# then older than it and is extracted again (make reads a target's time
+# after its recipe has run, so a file left untouched remakes nothing).
 .PHONY: bench-base-force
 bench-base-force:
 $(BENCH_BASE_REV): bench-base-force
 	@mkdir -p $(@D)
-	@echo $(BENCH_BASE_SHA) | cmp -s - $@ || echo $(BENCH_BASE_SHA) > $@
+	@echo $(BENCH_BASE_SHA) bulk=$(BENCH_BASE_BULK) | cmp -s - $@ || \
+	    echo $(BENCH_BASE_SHA) bulk=$(BENCH_BASE_BULK) > $@
 
 $(BENCH_BASE_HDR): $(BENCH_BASE_REV)
 	git show $(BENCH_BASE_SHA):skiplist.h > $@.tmp
@@ -148,7 +153,8 @@ $(BENCH_BASE_DIR)/obj/suite_$(1).o: bench/suite_$(1).c
 $(BENCH_BASE_DIR)/obj/$(1)_base.o: bench/$(1)_base.c $(BENCH_BASE_HDR)
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(patsubst -I.,-I$(BENCH_BASE_DIR) -I.,$$(BENCH_CFLAGS)) \
-	    $$(BENCH_XFLAGS) -c -o $$@ $$<
+	    $$(BENCH_XFLAGS) $(if $(BENCH_BASE_BULK),-DBENCH_BASE_BULK) \
+	    -c -o $$@ $$<
 
 $(BENCH_BASE_DIR)/bin/$(1): $$(BENCH_BASE_OBJ_$(1))
 	@mkdir -p $$(dir $$@)

@@ -12,4 +12,10 @@
 SKIPLIST_EXTENT_DEFINE(sx_base, struct range, uint64_t, start, size,
                        SKIPLIST_DEFAULTS)
 
+/* BENCH_BASE_BULK=1 (bench/bench.mk): that header has erase_range too. */
+#ifdef BENCH_BASE_BULK
+EXTENT_SKIPLIST_BULK_ADAPTER(sx_base, extent_impl_skiplist_base,
+                             "skiplist_base")
+#else
 EXTENT_SKIPLIST_ADAPTER(sx_base, extent_impl_skiplist_base, "skiplist_base")
+#endif

@@ -45,6 +45,14 @@ struct extent_impl {
      * measured (a structure that allocates its ranges itself cannot have
      * them allocated before the baseline). */
     void *(*many)(struct range *e, size_t count);
+    /* The erase windows (issue #30). erase_range: removes every range
+     * overlapping [lo, hi], given only lo and hi; returns how many. NULL
+     * when the structure has no such call (it then gets no erase_range
+     * rows, its erase_loop rows free the window's ranges one by one
+     * through release). restore: puts the range [lo, hi] back where it
+     * was (untimed, between windows); its new handle, NULL on failure. */
+    size_t (*erase_range)(void *ctx, uint64_t lo, uint64_t hi);
+    void *(*restore)(void *ctx, uint64_t lo, uint64_t hi);
 };
 
 extern const struct extent_impl extent_impl_skiplist;

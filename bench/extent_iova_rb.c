@@ -23,6 +23,9 @@
  *   node at or above the cached one moves the cache to the freed node's
  *   successor, so the next search starts above the new hole.
  * - Lookup of the range containing a pfn is a plain binary tree descent.
+ * - reserve_iova() puts a given range into the tree (here only a range
+ *   that overlaps none: the bench puts back ranges it freed) and leaves
+ *   the cached nodes alone.
  * The linear walk over predecessors is the cost the skiplist's gap
  * summaries are meant to remove; it is kept exactly as is.
  */
@@ -218,6 +221,24 @@ struct iova *iova_rb_find(struct iova_domain *d, unsigned long pfn)
             return n;
     }
     return NULL;
+}
+
+/* reserve_iova() of [pfn_lo, pfn_hi] where nothing overlaps it: a node in
+ * the tree, no cached node moved. NULL when out of memory or when a range
+ * starting at pfn_lo is there already. */
+struct iova *iova_rb_reserve(struct iova_domain *d, unsigned long pfn_lo,
+                             unsigned long pfn_hi)
+{
+    struct iova *n = node_get(d);
+    if (!n)
+        return NULL;
+    n->pfn_lo = pfn_lo;
+    n->pfn_hi = pfn_hi;
+    if (RB_INSERT(iova_tree, &d->root, n)) {
+        node_put(d, n);
+        return NULL;
+    }
+    return n;
 }
 
 unsigned long iova_rb_lo(const struct iova *iova)

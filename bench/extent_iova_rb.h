@@ -14,6 +14,8 @@ struct iova *iova_rb_alloc(struct iova_domain *d, unsigned long size,
                            unsigned long limit_pfn, int size_aligned);
 void iova_rb_free(struct iova_domain *d, struct iova *iova);
 struct iova *iova_rb_find(struct iova_domain *d, unsigned long pfn);
+struct iova *iova_rb_reserve(struct iova_domain *d, unsigned long pfn_lo,
+                             unsigned long pfn_hi);
 unsigned long iova_rb_lo(const struct iova *iova);
 unsigned long iova_rb_hi(const struct iova *iova);
 size_t iova_rb_node_bytes(void);

@@ -41,6 +41,66 @@ static inline uint64_t bench_rand_below(uint64_t *state, uint64_t bound)
     return bound ? bench_rand(state) % bound : 0;
 }
 
+/* The erase windows of the map and extent suites: count disjoint windows
+ * of width consecutive positions in [0, n) (n >= width * (count + 1)), at
+ * random: a grid of slots of that width from a random offset, count
+ * distinct slots drawn. Writes their first positions to pos. */
+static inline void bench_windows(size_t n, size_t width, size_t count,
+                                 uint64_t seed, size_t *pos)
+{
+    uint64_t s = seed;
+    size_t off = (size_t)bench_rand_below(&s, width);
+    size_t slots = (n - off) / width;
+    size_t *idx = (size_t *)malloc((slots ? slots : 1) * sizeof(*idx));
+    if (!idx || slots < count) {
+        fprintf(stderr, "bench: %zu windows of %zu in %zu: %s\n", count, width,
+                n, idx ? "no room" : "out of memory");
+        exit(2);
+    }
+    for (size_t i = 0; i < slots; i++)
+        idx[i] = i;
+    for (size_t i = 0; i < count; i++) {
+        size_t j = i + (size_t)bench_rand_below(&s, slots - i);
+        size_t t = idx[i];
+        idx[i] = idx[j];
+        idx[j] = t;
+        pos[i] = off + idx[i] * width;
+    }
+    free(idx);
+}
+
+/* The erase windows' schedule (map and extent suites): pairs of windows,
+ * window i < pairs erased through the range call and window pairs + i
+ * through the loop, in blocks of about a tenth of the pairs. In each
+ * block both kinds take a turn, timed as one, the kind that starts
+ * alternating with the block and with flip, so that both meet a structure
+ * of the same size and the same moments of a noisy machine. A kind that
+ * is off (range, loop: 0) sits its turns out. fn(arg, loop, from, to)
+ * erases the windows [from, to) of its kind (loop: 1 for the loop) and
+ * returns how many went wrong; ns[loop] collects each kind's time. Stops
+ * at the first turn with failures and returns them (0: all well). */
+static inline size_t
+bench_windows_erase(size_t pairs, int flip, int range, int loop,
+                    size_t (*fn)(void *, int, size_t, size_t), void *arg,
+                    uint64_t ns[2])
+{
+    size_t block = pairs / 10 ? pairs / 10 : 1;
+    for (size_t b = 0; b < pairs; b += block) {
+        size_t e = b + block < pairs ? b + block : pairs;
+        for (int k = 0; k < 2; k++) {
+            int l = (k ^ flip ^ (int)(b / block)) & 1;
+            if (!(l ? loop : range))
+                continue;
+            uint64_t t0 = bench_now_ns();
+            size_t bad = fn(arg, l, b, e);
+            ns[l] += bench_now_ns() - t0;
+            if (bad)
+                return bad;
+        }
+    }
+    return 0;
+}
+
 /* Sink that defeats dead-code elimination: fold results into it. */
 static volatile uint64_t bench_sink;
 

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <iterator>
 #include <memory>
 #include <utility>
 
@@ -132,6 +133,56 @@ std::size_t absl_erase_all(void *h, const std::uint64_t *q, std::size_t m)
     return failed;
 }
 
+// An input iterator over the driver's element pointers that yields the
+// tree's value_type: btree_map's range constructor takes the sorted input
+// as it is, no array of pairs made beforehand.
+struct elem_iter {
+    using iterator_category = std::input_iterator_tag;
+    using value_type = std::pair<const std::uint64_t, map_elem *>;
+    using difference_type = std::ptrdiff_t;
+    using pointer = void;
+    using reference = value_type;
+    map_elem *const *p;
+    value_type operator*() const
+    {
+        return {(*p)->key, *p};
+    }
+    elem_iter &operator++()
+    {
+        ++p;
+        return *this;
+    }
+    bool operator==(const elem_iter &o) const
+    {
+        return p == o.p;
+    }
+    bool operator!=(const elem_iter &o) const
+    {
+        return p != o.p;
+    }
+};
+
+// build: a btree_map constructed from the sorted range (Abseil has no bulk
+// load: the constructor inserts each element with end() as its hint, the
+// amortised constant-time path for ascending input), then swapped in.
+int absl_build(void *h, map_elem *const *e, std::size_t n)
+{
+    tree_t t(elem_iter{e}, elem_iter{e + n});
+    tree(h).swap(t);
+    return tree(h).size() == n ? 0 : -1;
+}
+
+// erase_range: erase(first, last) over [lower_bound(lo), upper_bound(hi)).
+std::size_t absl_erase_range(void *h, std::uint64_t lo, std::uint64_t hi)
+{
+    tree_t &t = tree(h);
+    if (lo > hi)
+        return 0;
+    std::size_t before = t.size();
+    t.erase(t.lower_bound(lo), t.upper_bound(hi));
+    return before - t.size();
+}
+
 std::uint64_t absl_scan(void *h, std::size_t *count)
 {
     std::uint64_t sum = 0;
@@ -167,10 +218,23 @@ void *absl_many(map_elem *e, std::size_t count)
 } // namespace
 
 extern "C" const struct map_impl map_impl_absl_btree = {
-    "absl_btree",   absl_create,   absl_destroy,
-    absl_count,     absl_bytes,    absl_insert_all,
-    absl_find_all,  absl_find_dep, absl_lower_bound_all,
-    absl_erase_all, absl_scan,     absl_footprint,
-    absl_many,      nullptr,       nullptr,
+    "absl_btree",
+    absl_create,
+    absl_destroy,
+    absl_count,
+    absl_bytes,
+    absl_insert_all,
+    absl_find_all,
+    absl_find_dep,
+    absl_lower_bound_all,
+    absl_erase_all,
+    absl_scan,
+    absl_footprint,
+    absl_many,
+    nullptr,
+    nullptr,
     nullptr, /* no order statistics */
+    absl_build,
+    absl_erase_range,
+    nullptr, /* no batched find: its find_rand is the comparison */
 };

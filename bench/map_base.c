@@ -11,4 +11,9 @@
 SKIPLIST_DEFINE(smap_base, struct map_elem, uint64_t, MAP_ELEM_KEY,
                 SKIPLIST_CMP_NUM, SKIPLIST_DEFAULTS)
 
+/* BENCH_BASE_BULK=1 (bench/bench.mk): that header has the bulk ops too. */
+#ifdef BENCH_BASE_BULK
+MAP_SKIPLIST_BULK_ADAPTER(smap_base, map_impl_skiplist_base, "skiplist_base")
+#else
 MAP_SKIPLIST_ADAPTER(smap_base, map_impl_skiplist_base, "skiplist_base")
+#endif

@@ -75,6 +75,17 @@ struct map_impl {
     uint64_t (*rank_all)(void *h, const uint64_t *q, size_t m);
     uint64_t (*select_all)(void *h, const uint64_t *q, size_t m);
     uint64_t (*count_range_all)(void *h, const uint64_t *q, size_t m);
+    /* The bulk ops (issue #30); each NULL when the structure has no such
+     * call, and then it gets no row for that op (docs/benchmark.md).
+     * build: loads the empty map with e[0..n), keys strictly increasing,
+     * by the structure's own way of loading sorted input; 0 on success.
+     * erase_range: erases every element with its key in [lo, hi] given
+     * only lo and hi; returns how many it erased.
+     * find_many_all: find_all through a batched lookup call (same
+     * checksum). */
+    int (*build)(void *h, struct map_elem *const *e, size_t n);
+    size_t (*erase_range)(void *h, uint64_t lo, uint64_t hi);
+    uint64_t (*find_many_all)(void *h, const uint64_t *q, size_t m);
 };
 
 extern const struct map_impl map_impl_bsd_rb;

@@ -121,6 +121,31 @@ static inline size_t judy_count_range(void *h, uint64_t lo, uint64_t hi)
 
 MAP_RANK_LOOPS(judy)
 
+/* build: JudyL has no bulk load; ascending JudyLIns, as insert_seq. */
+static int judy_build(void *h, struct map_elem *const *e, size_t n)
+{
+    return judy_insert_all(h, e, n) ? -1 : 0;
+}
+
+/* erase_range: no range call either. From lo, JudyLFirst finds the next
+ * index still there and JudyLDel removes it, until past hi (the loop a
+ * JudyL user writes; JudyLNext from a deleted index would do the same
+ * descent). */
+static size_t judy_erase_range(void *h, uint64_t lo, uint64_t hi)
+{
+    struct judy_map *m = h;
+    Word_t index = (Word_t)lo;
+    size_t erased = 0;
+    while (lo <= hi && JudyLFirst(m->array, &index, PJE0) && index <= hi) {
+        JudyLDel(&m->array, index, PJE0);
+        erased++;
+        if (index == hi)
+            break; /* index + 1 would wrap at hi = 2^64 - 1 */
+        index++;
+    }
+    return erased;
+}
+
 static uint64_t judy_scan(void *h, size_t *count)
 {
     Pvoid_t array = ((struct judy_map *)h)->array;
@@ -151,4 +176,6 @@ const struct map_impl map_impl_judyl = {
     .footprint = judy_footprint,
     .many = judy_many,
     MAP_RANK_FIELDS(judy),
+    .build = judy_build,
+    .erase_range = judy_erase_range,
 };

@@ -102,17 +102,61 @@
     .footprint = P##_a_footprint, .many = P##_a_many
 
 /* The adapter for one instantiation P of SKIPLIST_DEFINE over struct map_elem:
- * defines const struct map_impl VAR, whose row is named NAME. */
+ * defines const struct map_impl VAR, whose row is named NAME. Without the
+ * bulk ops: this is the one bench/map_base.c expands. */
 #define MAP_SKIPLIST_ADAPTER(P, VAR, NAME) \
     MAP_SKIPLIST_FUNCS(P)                  \
     const struct map_impl VAR = {MAP_SKIPLIST_FIELDS(P, NAME)};
 
-/* The same for an instantiation P of SKIPLIST_RANKED_DEFINE, with the
- * order-statistics ops (name_rank, name_at, name_count_range) as well. Only
+/* Keys per name_find_many call in find_many_all: a caller's batch, its
+ * answers in an array on the stack (4 KiB). */
+#define MAP_SL_MANY_BATCH 512
+
+/* The bulk ops (issue #30) for instantiation P: name_build, name_erase_range
+ * (no callback: the elements are the driver's) and name_find_many. Only
  * expanded by the driver: an earlier skiplist.h (bench/map_base.c) may not
- * have ranked instances. */
+ * have them, and skiplist_base then gets no bulk rows. */
+#define MAP_SKIPLIST_BULK_FUNCS(P)                                            \
+    static int P##_a_build(void *h, struct map_elem *const *e, size_t n)      \
+    {                                                                         \
+        return P##_build(h, e, n);                                            \
+    }                                                                         \
+    static size_t P##_a_erase_range(void *h, uint64_t lo, uint64_t hi)        \
+    {                                                                         \
+        return P##_erase_range(h, lo, hi, NULL, NULL);                        \
+    }                                                                         \
+    static uint64_t P##_a_find_many_all(void *h, const uint64_t *q, size_t m) \
+    {                                                                         \
+        struct map_elem *out[MAP_SL_MANY_BATCH];                              \
+        uint64_t sum = 0;                                                     \
+        for (size_t i = 0; i < m; i += MAP_SL_MANY_BATCH) {                   \
+            size_t c = m - i < MAP_SL_MANY_BATCH ? m - i : MAP_SL_MANY_BATCH; \
+            P##_find_many(h, q + i, c, out);                                  \
+            for (size_t j = 0; j < c; j++)                                    \
+                sum += (uintptr_t)out[j];                                     \
+        }                                                                     \
+        return sum;                                                           \
+    }
+
+/* The struct map_impl members MAP_SKIPLIST_BULK_FUNCS(P) defined. */
+#define MAP_SKIPLIST_BULK_FIELDS(P)                         \
+    .build = P##_a_build, .erase_range = P##_a_erase_range, \
+    .find_many_all = P##_a_find_many_all
+
+/* MAP_SKIPLIST_ADAPTER with the bulk ops: the driver's rows. */
+#define MAP_SKIPLIST_BULK_ADAPTER(P, VAR, NAME)                \
+    MAP_SKIPLIST_FUNCS(P)                                      \
+    MAP_SKIPLIST_BULK_FUNCS(P)                                 \
+    const struct map_impl VAR = {MAP_SKIPLIST_FIELDS(P, NAME), \
+                                 MAP_SKIPLIST_BULK_FIELDS(P)};
+
+/* The same for an instantiation P of SKIPLIST_RANKED_DEFINE, with the
+ * order-statistics ops (name_rank, name_at, name_count_range) and the bulk
+ * ops as well. Only expanded by the driver: an earlier skiplist.h
+ * (bench/map_base.c) may not have ranked instances. */
 #define MAP_SKIPLIST_RANKED_ADAPTER(P, VAR, NAME)                             \
     MAP_SKIPLIST_FUNCS(P)                                                     \
+    MAP_SKIPLIST_BULK_FUNCS(P)                                                \
     static inline size_t P##_a_rank(void *h, uint64_t key)                    \
     {                                                                         \
         return P##_rank(h, key);                                              \
@@ -127,6 +171,7 @@
     }                                                                         \
     MAP_RANK_LOOPS(P##_a)                                                     \
     const struct map_impl VAR = {MAP_SKIPLIST_FIELDS(P, NAME),                \
-                                 MAP_RANK_FIELDS(P##_a)};
+                                 MAP_RANK_FIELDS(P##_a),                      \
+                                 MAP_SKIPLIST_BULK_FIELDS(P)};
 
 #endif

@@ -20,6 +20,14 @@
 # one as the reference, its columns the peers measured there (judyl,
 # zskiplist).
 #
+# The bulk ops (bulk_pairs below: build, find_many, erase_range_*) also
+# get a table against the one-at-a-time op each replaces (insert_seq,
+# find_rand, erase_loop_*): for every implementation that ran that op at
+# the same n and threads, its ns for it / the reference's ns for the bulk
+# op. So ours' own column is the bulk call's gain over our own loop, and
+# a peer without the bulk call is compared through its loop (find_many
+# runs for ours only: against every implementation's find_rand).
+#
 # Plots: for each suite and op measured at two or more n, ns/op against n
 # (log-log), one line per implementation; for each suite, a bar chart of
 # every op at the largest n our implementation was measured at, and another
@@ -43,6 +51,8 @@ md=${3:-docs/performance.md}
 # Ours that stand in for the suite's reference at the keys it lacks, in
 # order of preference (the first measured at a key is its reference).
 alt_refs="skiplist_ranked"
+# Bulk op:the op it replaces, for the second kind of ratio (above).
+bulk_pairs="build:insert_seq find_many:find_rand erase_range_0.1pct:erase_loop_0.1pct erase_range_10pct:erase_loop_10pct"
 
 [ -r "$csv" ] || { echo "report: cannot read $csv" >&2; exit 1; }
 command -v gnuplot >/dev/null || { echo "report: gnuplot missing" >&2; exit 1; }
@@ -243,7 +253,7 @@ done
 
 # ----------------------------------------------------------------- tables
 awk -F, -v csv="$csv" -v images="$tmp/images" -v rel="$plots_rel" \
-    -v altrefs="$alt_refs" '
+    -v altrefs="$alt_refs" -v bulkpairs="$bulk_pairs" '
 function fmt(x) { return sprintf(x < 10 ? "%.2f" : x < 100 ? "%.1f" : "%.0f", x) }
 # The ratio table of suite s for its keys whose reference is t (tref): t ns,
 # then peer ns / t ns for every other implementation measured at one of
@@ -285,6 +295,49 @@ function table(s, t,    i, j, im, nc, hdr, sep, line, base, v, cell, kk) {
         print line
     }
 }
+# The bulk ops of suite s against the ops they replace (bulk_pairs), with
+# t (the suite reference) as the base: the other op ns of each
+# implementation / t bulk ns.
+function bulk_table(s, t,    i, j, x, y, im, nb, nc, bk, bvs, bc, kk, pq, ck, hdr, sep, line, base, v) {
+    if (t == "") return
+    nb = 0
+    for (i = 1; i <= nk[s]; i++) {
+        split(keys[s, i], kk, SUBSEP)
+        if (!((s, keys[s, i], t) in ns_)) continue
+        for (x = 1; x <= npairs; x++) {
+            split(bpairs[x], pq, ":")
+            if (kk[1] == pq[1]) { bk[++nb] = i; bvs[nb] = pq[2] }
+        }
+    }
+    if (nb == 0) return
+    nc = 0
+    for (j = 0; j <= ni[s]; j++) {
+        im = j ? impls[s, j] : t
+        if (j && im == t) continue
+        for (y = 1; y <= nb; y++) {
+            split(keys[s, bk[y]], kk, SUBSEP)
+            if ((s, bvs[y] SUBSEP kk[2] SUBSEP kk[3], im) in ns_) { bc[++nc] = im; break }
+        }
+    }
+    print ""
+    print "Bulk ops against the op each replaces, one element at a time (that op'"'"'s ns, per"
+    print "implementation, / `" t "` bulk ns: above 1 the bulk call is faster):"
+    print ""
+    hdr = "| op | against | n | threads | " t " ns |"; sep = "|---|---|---:|---:|---:|"
+    for (j = 1; j <= nc; j++) { hdr = hdr " " bc[j] " |"; sep = sep "---:|" }
+    print hdr; print sep
+    for (y = 1; y <= nb; y++) {
+        split(keys[s, bk[y]], kk, SUBSEP)
+        base = ns_[s, keys[s, bk[y]], t]
+        ck = bvs[y] SUBSEP kk[2] SUBSEP kk[3]
+        line = "| " kk[1] " | " bvs[y] " | " kk[2] " | " kk[3] " | " fmt(base) " |"
+        for (j = 1; j <= nc; j++) {
+            v = ((s, ck, bc[j]) in ns_) ? ns_[s, ck, bc[j]] : ""
+            line = line " " ((v == "" || base + 0 == 0) ? "" : sprintf("%.2f", v / base)) " |"
+        }
+        print line
+    }
+}
 {
     s = $1
     if (!(s in sseen)) { sseen[s] = 1; suites[++ns] = s }
@@ -316,6 +369,7 @@ END {
         img[p[1], ++nimg[p[1]]] = p[2] "|" p[3]
     }
     nalt = split(altrefs, alts, " ")
+    npairs = split(bulkpairs, bpairs, " ")
     for (a = 1; a <= ns; a++) {
         s = suites[a]; r = ref[s]
         print ""
@@ -340,6 +394,7 @@ END {
             print ""
             table(s, talt[x])
         }
+        bulk_table(s, r)
         if (nbn[s] > 0) {
             print ""
             print "Bytes per element the structure holds (beyond the elements):"

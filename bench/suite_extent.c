@@ -9,6 +9,15 @@
  *                 top-down below the limit and frees a random live range
  *                 (ns per alloc+free pair)
  *   lookup_point  the range containing a random mapped address
+ *   erase_range_0.1pct, erase_range_10pct
+ *                 on that set, every range overlapping a window of n/1000
+ *                 (n/10) consecutive live ranges, given only the window's
+ *                 first and last page: name_erase_range (ns per range
+ *                 erased; only the implementations with a range call)
+ *   erase_loop_0.1pct, erase_loop_10pct
+ *                 the same windows freed one range at a time through
+ *                 their handles: the loop a caller writes without a range
+ *                 call (every implementation)
  *
  * Units are pages. Request sizes run from 1 page (4 KiB) to 512 pages
  * (2 MiB), skewed small as DMA traffic is; each is aligned to its size
@@ -31,7 +40,7 @@
 SKIPLIST_EXTENT_DEFINE(sx, struct range, uint64_t, start, size,
                        SKIPLIST_DEFAULTS)
 
-EXTENT_SKIPLIST_ADAPTER(sx, extent_impl_skiplist, "skiplist")
+EXTENT_SKIPLIST_BULK_ADAPTER(sx, extent_impl_skiplist, "skiplist")
 
 /* BENCH_BASE_ROW (bench/bench.mk, BENCH_BASE=REV): "skiplist_base", the
  * default configuration of an earlier skiplist.h, is linked in from
@@ -135,10 +144,20 @@ static int peer_check(void *ctx)
     return 0;
 }
 
-/* No many: iova_rb allocates its ranges itself (footprint_rss below). */
+/* reserve_iova() of a range freed before. */
+static void *peer_restore(void *ctx, uint64_t lo, uint64_t hi)
+{
+    return iova_rb_reserve(((struct peer *)ctx)->d, (unsigned long)lo,
+                           (unsigned long)hi);
+}
+
+/* No many: iova_rb allocates its ranges itself (footprint_rss below). No
+ * erase_range: the Linux allocator has no range free (callers free each
+ * IOVA), so it gets the erase_loop rows only. */
 static const struct extent_impl extent_impl_iova_rb = {
-    "iova_rb", peer_make, peer_drop, peer_alloc, peer_release,   peer_lookup,
-    peer_lo,   peer_hi,   peer_bpi,  peer_check, peer_footprint, NULL};
+    "iova_rb",      peer_make, peer_drop, peer_alloc,  peer_release,
+    peer_lookup,    peer_lo,   peer_hi,   peer_bpi,    peer_check,
+    peer_footprint, NULL,      NULL,      peer_restore};
 
 /* skiplist_base, an earlier skiplist.h (bench/extent_base.c), is there only
  * with BENCH_BASE (bench/bench.mk defines BENCH_BASE_ROW). */
@@ -238,13 +257,202 @@ static void check_or_die(struct run *r)
         exit(1);
 }
 
-/* The selected implementations (--impl; all by default) are set up side by
- * side and their repetitions alternate, so a change in machine load hits
- * all alike and the ratios hold (this is a shared machine). */
+/* The selected implementations (--impl; all by default). */
 static const struct extent_impl *sel[NIMPL];
 static size_t nsel;
 
-static void bench_n(size_t n, bool quick)
+/* ------------------------------------------------------ erase windows
+ * On the set alloc_free left (fragmented, n live ranges): windows of
+ * n/1000 consecutive live ranges (pairs of them, together n/10 ranges),
+ * then of n/10 (one pair), by position in the implementation's own live
+ * set sorted by start. Of each pair one window goes through erase_range
+ * (given its first and last page) and the other is freed one range at a
+ * time through release: the loop a caller writes without a range call,
+ * the two taking turns as bench_windows_erase has them (the kind that
+ * starts alternating with the repetition too). After each size the erased
+ * ranges are put back (restore, untimed, in random order), so every repetition
+ * starts from the same n. An implementation without erase_range runs the loop
+ * windows only. */
+
+enum { EW_RANGE_S, EW_RANGE_L, EW_LOOP_S, EW_LOOP_L, EW_OPS };
+static const char *const ew_names[EW_OPS] = {
+    "erase_range_0.1pct", "erase_range_10pct", "erase_loop_0.1pct",
+    "erase_loop_10pct"};
+
+/* A live range of one implementation: its pages and handle. */
+struct item {
+    uint64_t lo, hi;
+    void *h;
+};
+
+static int item_cmp(const void *a, const void *b)
+{
+    uint64_t x = ((const struct item *)a)->lo, y = ((const struct item *)b)->lo;
+    return (x > y) - (x < y);
+}
+
+static void shuffle_pos(size_t *a, size_t n, uint64_t *rs)
+{
+    for (size_t i = n - 1; i > 0 && n; i--) {
+        size_t j = (size_t)bench_rand_below(rs, i + 1), t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+    }
+}
+
+static void die(const struct extent_impl *im, const char *op, const char *what)
+{
+    fprintf(stderr, "extent: %s: %s: %s\n", im->name, op, what);
+    exit(1);
+}
+
+/* What bench_windows_erase's callback needs: the set and its windows. */
+struct erase_job {
+    struct run *r;
+    const struct item *it;
+    const size_t *pos; /* first positions, range windows then loop ones */
+    size_t pairs, width;
+};
+
+/* Windows [from, to) of one kind (bench_windows_erase): the loop frees
+ * each range through its handle; a range window whose count is not its
+ * width is a failure. */
+static size_t erase_windows(void *arg, int loop, size_t from, size_t to)
+{
+    const struct erase_job *j = (const struct erase_job *)arg;
+    const struct extent_impl *im = j->r->im;
+    size_t bad = 0;
+    for (size_t i = from; i < to; i++) {
+        size_t p = j->pos[(loop ? j->pairs : 0) + i];
+        if (loop)
+            for (size_t q = 0; q < j->width; q++)
+                im->release(j->r->ctx, j->it[p + q].h);
+        else
+            bad += im->erase_range(j->r->ctx, j->it[p].lo,
+                                   j->it[p + j->width - 1].hi) != j->width;
+    }
+    return bad;
+}
+
+/* One repetition of the erase windows on r's set (it: its n live ranges
+ * sorted by start). Adds ns and ranges erased per op to t[] and cnt[];
+ * gone: n bytes of 0, scratch. */
+static void erase_rep(struct run *r, struct item *it, size_t n, int rep,
+                      uint64_t *t, uint64_t *cnt, unsigned char *gone)
+{
+    const struct extent_impl *im = r->im;
+    size_t width_s = n / 1000 ? n / 1000 : 1, width_l = n / 10 ? n / 10 : 1;
+    size_t pairs_s = n / 20 / width_s ? n / 20 / width_s : 1;
+    size_t nb = 2 * pairs_s * width_s > 2 * width_l ? 2 * pairs_s * width_s
+                                                    : 2 * width_l;
+    size_t *pos = (size_t *)malloc(2 * pairs_s * sizeof(*pos));
+    size_t *back = (size_t *)malloc(nb * sizeof(*back));
+    if (!pos || !back)
+        abort();
+    for (int large = 0; large < 2; large++) {
+        size_t width = large ? width_l : width_s, pairs = large ? 1 : pairs_s;
+        int op[2] = {large ? EW_RANGE_L : EW_RANGE_S,
+                     large ? EW_LOOP_L : EW_LOOP_S};
+        bench_windows(n, width, 2 * pairs,
+                      0x77696e646f77ull ^ n ^ ((uint64_t)rep << 48) ^
+                          (uint64_t)large,
+                      pos);
+        struct erase_job job = {r, it, pos, pairs, width};
+        uint64_t ns[2] = {0, 0};
+        if (bench_windows_erase(pairs, rep, im->erase_range != NULL, 1,
+                                erase_windows, &job, ns))
+            die(im, ew_names[op[0]], "wrong count erased");
+        size_t nback = 0;
+        for (int k = 0; k < 2; k++) {
+            if (k == 0 && !im->erase_range)
+                continue;
+            t[op[k]] += ns[k];
+            cnt[op[k]] += (uint64_t)pairs * width;
+            for (size_t i = 0; i < pairs; i++)
+                for (size_t j = 0; j < width; j++)
+                    back[nback++] = pos[k * pairs + i] + j;
+        }
+        /* Nothing of the windows may be left, nothing else gone: the
+         * ranges next to each window are there unless erased too. */
+        for (size_t i = 0; i < nback; i++)
+            gone[back[i]] = 1;
+        for (size_t i = 0; i < nback; i += 61)
+            if (im->lookup(r->ctx, it[back[i]].lo))
+                die(im, ew_names[large], "a range of a window is still there");
+        for (size_t i = 0; i < 2 * pairs; i++) {
+            size_t p = pos[i], a = p - 1, z = p + width;
+            if ((p > 0 && !gone[a] &&
+                 im->lookup(r->ctx, it[a].hi) != it[a].h) ||
+                (z < n && !gone[z] && im->lookup(r->ctx, it[z].lo) != it[z].h))
+                die(im, ew_names[large], "a neighbour of a window is gone");
+        }
+        for (size_t i = 0; i < nback; i++)
+            gone[back[i]] = 0;
+        uint64_t bs =
+            0x6261636bull ^ n ^ ((uint64_t)rep << 32) ^ (uint64_t)large;
+        shuffle_pos(back, nback, &bs);
+        for (size_t i = 0; i < nback; i++) {
+            struct item *x = &it[back[i]];
+            if (!(x->h = im->restore(r->ctx, x->lo, x->hi)))
+                die(im, ew_names[large], "restore failed");
+        }
+        check_or_die(r);
+    }
+    free(back);
+    free(pos);
+}
+
+/* The erase windows for every selected implementation, REPS repetitions,
+ * the implementations in turn within each; the rows. */
+static void run_erase(struct run *r, size_t n)
+{
+    double v[NIMPL][EW_OPS][REPS];
+    struct item *it[NIMPL];
+    for (size_t k = 0; k < nsel; k++) {
+        it[k] = (struct item *)malloc(r[k].nlive * sizeof(*it[k]));
+        if (!it[k])
+            abort();
+        for (size_t i = 0; i < r[k].nlive; i++) {
+            it[k][i].h = r[k].live[i];
+            it[k][i].lo = r[k].im->lo(r[k].live[i]);
+            it[k][i].hi = r[k].im->hi(r[k].live[i]);
+        }
+        qsort(it[k], r[k].nlive, sizeof(*it[k]), item_cmp);
+    }
+    size_t most = 0;
+    for (size_t k = 0; k < nsel; k++)
+        most = r[k].nlive > most ? r[k].nlive : most;
+    unsigned char *gone = (unsigned char *)calloc(most ? most : 1, 1);
+    if (!gone)
+        abort();
+    for (int i = 0; i < REPS; i++)
+        for (size_t k = 0; k < nsel; k++) {
+            uint64_t t[EW_OPS] = {0}, cnt[EW_OPS] = {0};
+            erase_rep(&r[k], it[k], r[k].nlive, i, t, cnt, gone);
+            for (int op = 0; op < EW_OPS; op++)
+                v[k][op][i] = cnt[op] ? (double)t[op] / (double)cnt[op] : -1.0;
+        }
+    for (int op = 0; op < EW_OPS; op++)
+        for (size_t k = 0; k < nsel; k++)
+            if (v[k][op][0] >= 0)
+                bench_row("extent", r[k].im->name, ew_names[op], n, 1,
+                          bench_median(v[k][op], REPS),
+                          r[k].im->bytes_per_item(r[k].ctx, r[k].nlive));
+    for (size_t k = 0; k < nsel; k++) {
+        /* The handles changed: the live set is the items now. */
+        for (size_t i = 0; i < r[k].nlive; i++)
+            r[k].live[i] = it[k][i].h;
+        free(it[k]);
+    }
+    free(gone);
+}
+
+/* The selected implementations (--impl; all by default) are set up side by
+ * side and their repetitions alternate, so a change in machine load hits
+ * all alike and the ratios hold (this is a shared machine). af: time
+ * alloc_free and lookup_point; ew: the erase windows (after them: they
+ * take ranges out and put them back). */
+static void bench_n(size_t n, bool quick, bool af, bool ew)
 {
     /* ~60% of the space used after the fill: sizes average ~14 pages and
      * alignment wastes some more. */
@@ -272,13 +480,13 @@ static void bench_n(size_t n, bool quick)
     }
 
     unsigned long total[NIMPL] = {0};
-    for (int i = 0; i < REPS; i++)
+    for (int i = 0; i < REPS && af; i++)
         for (size_t k = 0; k < nsel; k++) {
             unsigned long done;
             v[k][i] = run_alloc_free(&r[k], &rs[k], af_ops, budget, &done);
             total[k] += done;
         }
-    for (size_t k = 0; k < nsel; k++) {
+    for (size_t k = 0; k < nsel && af; k++) {
         bench_row("extent", r[k].im->name, "alloc_free", n, 1,
                   bench_median(v[k], REPS),
                   r[k].im->bytes_per_item(r[k].ctx, r[k].nlive));
@@ -290,7 +498,7 @@ static void bench_n(size_t n, bool quick)
     /* Queries: a random address inside a random live range, drawn the
      * same way from each implementation's own live set. */
     uint64_t *q[NIMPL];
-    for (size_t k = 0; k < nsel; k++) {
+    for (size_t k = 0; k < nsel && af; k++) {
         q[k] = (uint64_t *)malloc(nq * sizeof(*q[k]));
         if (!q[k])
             abort();
@@ -302,10 +510,10 @@ static void bench_n(size_t n, bool quick)
         }
         run_lookup(&r[k], q[k], nq / 4);
     }
-    for (int i = 0; i < REPS; i++)
+    for (int i = 0; i < REPS && af; i++)
         for (size_t k = 0; k < nsel; k++)
             v[k][i] = run_lookup(&r[k], q[k], nq);
-    for (size_t k = 0; k < nsel; k++) {
+    for (size_t k = 0; k < nsel && af; k++) {
         bench_row("extent", r[k].im->name, "lookup_point", n, 1,
                   bench_median(v[k], REPS),
                   r[k].im->bytes_per_item(r[k].ctx, r[k].nlive));
@@ -319,6 +527,11 @@ static void bench_n(size_t n, bool quick)
             }
         }
         free(q[k]);
+    }
+
+    if (ew)
+        run_erase(r, n);
+    for (size_t k = 0; k < nsel; k++) {
         r[k].im->drop(r[k].ctx);
         free(r[k].live);
     }
@@ -398,7 +611,9 @@ int main(int argc, char **argv)
     size_t count = quick ? 2 : 4;
     /* Development aids (make targets never pass them): --op A,B:
      * alloc_free and lookup_point run together (lookups need the fragmented
-     * set), footprint, footprint_rss; --impl A,B: those implementations
+     * set), the four erase ops together (erase_range_0.1pct, ...; on the
+     * set alloc_free's warm-up leaves when it is not named), footprint,
+     * footprint_rss; --impl A,B: those implementations
      * only; --n N: the timed ops at that size only (footprint and
      * footprint_rss then only when --op names them). Each also as
      * --opt=value. */
@@ -408,11 +623,14 @@ int main(int argc, char **argv)
     size_t one_n = 0;
     bool timed = !only_op || bench_listed(only_op, "alloc_free") ||
                  bench_listed(only_op, "lookup_point");
+    bool ew = !only_op;
+    for (int op = 0; op < EW_OPS && only_op; op++)
+        ew = ew || bench_listed(only_op, ew_names[op]);
     bool fp = only_op ? bench_listed(only_op, "footprint") : !only_n;
     bool fp_rss = only_op ? bench_listed(only_op, "footprint_rss") : !only_n;
     bool ok = true;
 
-    if (only_op && !timed && !fp && !fp_rss) {
+    if (only_op && !timed && !ew && !fp && !fp_rss) {
         fprintf(stderr, "extent: --op: no known op in '%s'\n", only_op);
         return 2;
     }
@@ -443,7 +661,7 @@ int main(int argc, char **argv)
     }
     if (fp)
         ok = run_footprint(only_impl) && ok;
-    for (size_t i = 0; i < count && timed && nsel; i++)
-        bench_n(ns[i], quick);
+    for (size_t i = 0; i < count && (timed || ew) && nsel; i++)
+        bench_n(ns[i], quick, timed, ew);
     return ok ? 0 : 1;
 }

@@ -22,13 +22,30 @@
  *   select       the element at a random position in [0, n)
  *   count_range  keys in [lo, hi], lo a random present key and hi the key
  *                n/100 - 1 positions above it (1% of the keys)
+ * and the bulk ops (issue #30), each for the implementations that have the
+ * call (the others get no row), beside the one-at-a-time op it replaces:
+ *   build        load an empty map from the elements in ascending key
+ *                order, laid out in key order (insert_seq's input), by
+ *                the structure's own bulk load (ns per element)
+ *   find_many    find_rand's work (its own present keys) through a batched
+ *                lookup call, 512 keys a call (ns per key)
+ *   erase_range_0.1pct, erase_range_10pct
+ *                erase every element in a window of n/1000 (n/10)
+ *                consecutive keys, given only its first and last key (ns
+ *                per element erased)
+ *   erase_loop_0.1pct, erase_loop_10pct
+ *                the same windows erased one key at a time, the keys given
+ *                in ascending order: the loop a caller writes without a
+ *                range call (every implementation)
  * ns_per_op is the median over the repetitions; each repetition visits every
  * implementation in turn so that a noisy moment on this shared machine hits
- * all of them rather than one. The four lookup ops each have their own keys
- * (no op re-runs the keys another op has just brought into the cache) and
- * are timed in interleaved slices, so that a noisy moment hits all four
- * rather than one (see run_lookups); the three order-statistics ops after
- * them, likewise among themselves.
+ * all of them rather than one. The four lookup ops and find_many each have
+ * their own keys (no op re-runs the keys another op has just brought into
+ * the cache) and are timed in interleaved slices, so that a noisy moment
+ * hits all five rather than one (see run_lookups); the three
+ * order-statistics ops after them, likewise among themselves. The erase
+ * windows run on a map of their own (run_erase), build beside insert_seq
+ * (run_seq).
  *
  * Every loop's result is checked against a value computed without any map;
  * an implementation that answers wrongly prints no rows and the program
@@ -66,11 +83,11 @@ SKIPLIST_DEFINE(smap1, struct map_elem, uint64_t, MAP_ELEM_KEY,
 SKIPLIST_RANKED_DEFINE(smaprk, struct map_elem, uint64_t, MAP_ELEM_KEY,
                        SKIPLIST_CMP_NUM, SKIPLIST_DEFAULTS)
 
-MAP_SKIPLIST_ADAPTER(smap, map_impl_skiplist, "skiplist")
+MAP_SKIPLIST_BULK_ADAPTER(smap, map_impl_skiplist, "skiplist")
 MAP_SKIPLIST_RANKED_ADAPTER(smaprk, map_impl_skiplist_ranked, "skiplist_ranked")
-MAP_SKIPLIST_ADAPTER(smap1, map_impl_skiplist_k1, "skiplist_k1")
+MAP_SKIPLIST_BULK_ADAPTER(smap1, map_impl_skiplist_k1, "skiplist_k1")
 #ifdef MAP_SL_ALT
-MAP_SKIPLIST_ADAPTER(smapalt, map_impl_skiplist_alt, "skiplist_alt")
+MAP_SKIPLIST_BULK_ADAPTER(smapalt, map_impl_skiplist_alt, "skiplist_alt")
 #endif
 /* BENCH_BASE_ROW (bench/bench.mk, BENCH_BASE=REV): "skiplist_base", the
  * default configuration of an earlier skiplist.h, is linked in from
@@ -103,18 +120,44 @@ enum op {
     OP_RANK,
     OP_SELECT,
     OP_COUNT_RANGE,
+    OP_BUILD,
+    OP_FIND_MANY,
+    OP_ERASE_RANGE_S, /* windows of n/1000 keys */
+    OP_ERASE_RANGE_L, /* windows of n/10 keys */
+    OP_ERASE_LOOP_S,
+    OP_ERASE_LOOP_L,
     NOPS
 };
 static const char *const op_names[NOPS] = {
-    "insert_rand", "insert_seq",  "find_rand",   "find_dep",
-    "find_miss",   "lower_bound", "erase_rand",  "scan",
-    "rank",        "select",      "count_range",
+    "insert_rand",
+    "insert_seq",
+    "find_rand",
+    "find_dep",
+    "find_miss",
+    "lower_bound",
+    "erase_rand",
+    "scan",
+    "rank",
+    "select",
+    "count_range",
+    "build",
+    "find_many",
+    "erase_range_0.1pct",
+    "erase_range_10pct",
+    "erase_loop_0.1pct",
+    "erase_loop_10pct",
 };
 
 /* Sets of ops, one bit per enum op. */
 #define OPB(op) (1u << (op))
 #define ALL_OPS (OPB(NOPS) - 1u)
 #define STAT_OPS (OPB(OP_RANK) | OPB(OP_SELECT) | OPB(OP_COUNT_RANGE))
+/* The erase windows (run_erase). */
+#define ERASE_OPS                                                           \
+    (OPB(OP_ERASE_RANGE_S) | OPB(OP_ERASE_RANGE_L) | OPB(OP_ERASE_LOOP_S) | \
+     OPB(OP_ERASE_LOOP_L))
+/* The ops on randomly ordered keys (run_random). */
+#define RANDOM_OPS (ALL_OPS & ~(OPB(OP_INSERT_SEQ) | OPB(OP_BUILD) | ERASE_OPS))
 
 #define MAX_REPS 9
 
@@ -126,14 +169,15 @@ enum lookup {
     L_FIND_DEP,
     L_FIND_MISS,
     L_LOWER_BOUND,
+    L_FIND_MANY,
     L_RANK,
     L_SELECT,
     L_COUNT_RANGE,
     LOOKUPS
 };
 static const enum op lookup_op[LOOKUPS] = {
-    OP_FIND_RAND, OP_FIND_DEP, OP_FIND_MISS,   OP_LOWER_BOUND,
-    OP_RANK,      OP_SELECT,   OP_COUNT_RANGE,
+    OP_FIND_RAND, OP_FIND_DEP, OP_FIND_MISS, OP_LOWER_BOUND,
+    OP_FIND_MANY, OP_RANK,     OP_SELECT,    OP_COUNT_RANGE,
 };
 static const enum lookup lookup_group[][2] = {
     {L_FIND_RAND, L_RANK}, /* [first, end) */
@@ -159,11 +203,15 @@ struct workload {
     struct map_elem **ins_order; /* cycles blocks of n */
     struct map_elem **seq_order; /* n, ascending keys */
     uint64_t *erase_q;           /* cycles blocks of n_erase keys */
+    /* The keys in ascending order and their elements, for the erase
+     * windows (NULL unless ERASE_OPS are measured). */
+    uint64_t *skeys;
+    struct map_elem **selems;
     /* Each lookup op's own keys, m of them, drawn independently: present
-     * keys for find_rand and find_dep, absent keys for find_miss and
-     * lower_bound; and the warm-up keys (m / 8 present, m / 8 absent),
-     * which no timed op uses. The order-statistics ops' queries (present
-     * keys for rank, positions for select, (lo, hi) pairs for
+     * keys for find_rand, find_dep and find_many, absent keys for
+     * find_miss and lower_bound; and the warm-up keys (m / 8 present, m / 8
+     * absent), which no timed op uses. The order-statistics ops' queries
+     * (present keys for rank, positions for select, (lo, hi) pairs for
      * count_range) are followed in q[l] by m / 8 more of their kind, their
      * warm-up. */
     uint64_t *q[LOOKUPS];
@@ -174,8 +222,8 @@ struct workload {
 
 struct result {
     double ns[NOPS][MAX_REPS];
-    double bytes_rand, bytes_seq; /* per element, < 0 unknown */
-    bool have_bytes_rand, have_bytes_seq;
+    double bytes_rand, bytes_seq, bytes_build; /* per element, < 0 unknown */
+    bool have_bytes_rand, have_bytes_seq, have_bytes_build;
     bool failed;
     bool skip; /* not selected (--impl) */
 };
@@ -283,6 +331,8 @@ static void workload_init(struct workload *w, size_t n, size_t m, unsigned ops)
     w->ops = ops;
     memset(w->q, 0, sizeof(w->q));
     w->n_erase = n / 4 ? n / 4 : 1;
+    w->skeys = NULL;
+    w->selems = NULL;
     w->cycles = n < ((size_t)1 << 20) ? ((size_t)1 << 20) / n : 1;
     w->elems = xmalloc(n * sizeof(*w->elems));
     memset(w->elems, 0, n * sizeof(*w->elems));
@@ -317,6 +367,15 @@ static void workload_init(struct workload *w, size_t n, size_t m, unsigned ops)
     for (size_t i = 0; i < m / 8; i++)
         w->warm_hit[i] = w->elems[bench_rand_below(&rs, n)].key;
     w->sum[L_FIND_MISS] = 0;
+    /* find_many's keys: a stream of their own, so that the other ops'
+     * keys are those of runs without them. */
+    uint64_t fs = 0x6d616e79ull ^ n;
+    w->sum[L_FIND_MANY] = 0;
+    for (size_t i = 0; i < m; i++) {
+        size_t k = (size_t)bench_rand_below(&fs, n);
+        w->q[L_FIND_MANY][i] = w->elems[k].key;
+        w->sum[L_FIND_MANY] += (uintptr_t)&w->elems[k];
+    }
 
     /* Block 0 inserts in array order (keys are random already, and the
      * elements are then read sequentially); every further block and every
@@ -347,7 +406,7 @@ static void workload_init(struct workload *w, size_t n, size_t m, unsigned ops)
     for (size_t i = 0; i < n; i++)
         w->all_sum += (uintptr_t)&w->elems[i];
     w->sum[L_LOWER_BOUND] = 0;
-    if (!(ops & (OPB(OP_LOWER_BOUND) | STAT_OPS)))
+    if (!(ops & (OPB(OP_LOWER_BOUND) | STAT_OPS | ERASE_OPS)))
         return;
 
     struct key_idx *sorted = xmalloc(n * sizeof(*sorted));
@@ -362,6 +421,14 @@ static void workload_init(struct workload *w, size_t n, size_t m, unsigned ops)
                 successor(sorted, n, w->elems, w->q[L_LOWER_BOUND][i]);
     if (ops & STAT_OPS)
         stat_queries(w, sorted);
+    if (ops & ERASE_OPS) {
+        w->skeys = xmalloc(n * sizeof(*w->skeys));
+        w->selems = xmalloc(n * sizeof(*w->selems));
+        for (size_t i = 0; i < n; i++) {
+            w->skeys[i] = sorted[i].key;
+            w->selems[i] = &w->elems[sorted[i].idx];
+        }
+    }
     free(sorted);
 }
 
@@ -375,6 +442,8 @@ static void workload_free(struct workload *w)
     free(w->erase_q);
     free(w->ins_order);
     free(w->seq_order);
+    free(w->skeys);
+    free(w->selems);
 }
 
 static void fail(const struct map_impl *im, struct result *r, const char *op,
@@ -420,6 +489,13 @@ static bool supports(const struct map_impl *im, enum op op)
         return im->select_all;
     case OP_COUNT_RANGE:
         return im->count_range_all;
+    case OP_BUILD:
+        return im->build;
+    case OP_FIND_MANY:
+        return im->find_many_all;
+    case OP_ERASE_RANGE_S:
+    case OP_ERASE_RANGE_L:
+        return im->erase_range;
     default:
         return true;
     }
@@ -438,6 +514,8 @@ static uint64_t lookup(const struct map_impl *im, void *h, enum lookup l,
         return im->find_dep(h, q, count, opaque_zero);
     case L_LOWER_BOUND:
         return im->lower_bound_all(h, q, count);
+    case L_FIND_MANY:
+        return im->find_many_all(h, q, count);
     case L_RANK:
         return im->rank_all(h, q, count);
     case L_SELECT:
@@ -457,9 +535,11 @@ static uint64_t lookup(const struct map_impl *im, void *h, enum lookup l,
  * find_rand's keys and lower_bound find_miss's, and each op warmed up on the
  * first eighth of its own timed keys).
  *
- * The ops are timed by groups (lookup_group): the four searches, then the
- * three order-statistics ops when the implementation has them, so that
- * the searches are timed as they were before the latter existed. In each
+ * The ops are timed by groups (lookup_group): the four searches and
+ * find_many (when the implementation has it; find_many is find_rand's work
+ * batched, so it is timed beside find_rand), then the three
+ * order-statistics ops when the implementation has them, so that the
+ * searches are timed as they were before the latter existed. In each
  * group the ops are timed in LOOKUP_SLICES rounds of one slice (m / 8
  * lookups, 2-10 ms at quick sizes) of every op, the order rotated each
  * round so that each op follows each other op equally often. A noisy
@@ -471,8 +551,8 @@ static void run_lookups(const struct map_impl *im, const struct workload *w,
 {
     static const char *const what[LOOKUPS] = {
         "wrong elements found", "wrong elements found", "found an absent key",
-        "wrong successors",     "wrong ranks",          "wrong elements",
-        "wrong counts"};
+        "wrong successors",     "wrong elements found", "wrong ranks",
+        "wrong elements",       "wrong counts"};
     size_t m = w->m;
     uint64_t t[LOOKUPS] = {0}, got[LOOKUPS] = {0};
     bool on[LOOKUPS];
@@ -483,10 +563,11 @@ static void run_lookups(const struct map_impl *im, const struct workload *w,
          g++) {
         int first = lookup_group[g][0], size = lookup_group[g][1] - first;
         for (int l = first; l < first + size; l++) {
-            const uint64_t *warm = l >= L_RANK ? w->q[l] + m * LOOKUP_WORDS(l)
-                                   : l == L_FIND_RAND || l == L_FIND_DEP
-                                       ? w->warm_hit
-                                       : w->warm_miss;
+            const uint64_t *warm =
+                l >= L_RANK ? w->q[l] + m * LOOKUP_WORDS(l)
+                : l == L_FIND_RAND || l == L_FIND_DEP || l == L_FIND_MANY
+                    ? w->warm_hit
+                    : w->warm_miss;
             if (on[l])
                 bench_sink += lookup(im, h, (enum lookup)l, warm, m / 8);
         }
@@ -586,34 +667,207 @@ static void run_random(const struct map_impl *im, const struct workload *w,
     ns[OP_INSERT_RAND] = per_op(t_ins, (uint64_t)cycles * n);
     ns[OP_ERASE_RAND] = per_op(t_era, (uint64_t)cycles * n_erase);
     for (int op = 0; op < NOPS; op++)
-        if (op != OP_INSERT_SEQ)
+        if (OPB(op) & RANDOM_OPS)
             r->ns[op][rep] = ns[op];
 }
 
-/* Elements are sorted in memory and in key order by now. */
+/* Elements are sorted in memory and in key order by now: insert_seq (one
+ * insert at a time) and build (the bulk load) from the same input, in turn
+ * within each cycle, the first of the two alternating with rep. */
 static void run_seq(const struct map_impl *im, const struct workload *w,
                     struct result *r, int rep)
 {
     size_t n = w->n, cycles = w->cycles;
-    uint64_t t_ins = 0;
+    uint64_t t_ins = 0, t_build = 0;
+    bool seq = w->ops & OPB(OP_INSERT_SEQ);
+    bool build = (w->ops & OPB(OP_BUILD)) && im->build;
 
     for (size_t c = 0; c < cycles && !r->failed; c++) {
-        void *h = im->create();
-        if (!h) {
+        for (int k = 0; k < 2 && !r->failed; k++) {
+            bool b = (k ^ rep) & 1;
+            if (b ? !build : !seq)
+                continue;
+            void *h = im->create();
+            if (!h) {
+                fail(im, r, "create", "failed");
+                return;
+            }
+            uint64_t t0 = bench_now_ns();
+            size_t bad = b ? im->build(h, w->seq_order, n) != 0
+                           : im->insert_all(h, w->seq_order, n);
+            uint64_t t = bench_now_ns() - t0;
+            if (bad || im->count(h) != n) {
+                fail(im, r, op_names[b ? OP_BUILD : OP_INSERT_SEQ],
+                     "load failed or count wrong");
+            } else if (b) {
+                t_build += t;
+                measure_bytes(im, h, n, &r->bytes_build, &r->have_bytes_build);
+                size_t cnt = 0;
+                if (c == 0 && (im->scan(h, &cnt) != w->all_sum || cnt != n))
+                    fail(im, r, "build", "walk missed or repeated elements");
+            } else {
+                t_ins += t;
+                measure_bytes(im, h, n, &r->bytes_seq, &r->have_bytes_seq);
+            }
+            im->destroy(h);
+        }
+    }
+    if (r->failed)
+        return;
+    if (seq)
+        r->ns[OP_INSERT_SEQ][rep] = per_op(t_ins, (uint64_t)cycles * n);
+    if (build)
+        r->ns[OP_BUILD][rep] = per_op(t_build, (uint64_t)cycles * n);
+}
+
+/* What bench_windows_erase's callback needs: the map and its windows. */
+struct erase_job {
+    const struct map_impl *im;
+    const struct workload *w;
+    void *h;
+    const size_t *pos; /* first positions, range windows then loop ones */
+    size_t pairs, width;
+};
+
+/* Windows [from, to) of one kind (bench_windows_erase): the count of each
+ * window not erased, or the keys not found, are the failures. */
+static size_t erase_windows(void *arg, int loop, size_t from, size_t to)
+{
+    const struct erase_job *j = arg;
+    size_t bad = 0;
+    for (size_t i = from; i < to; i++) {
+        size_t p = j->pos[(loop ? j->pairs : 0) + i];
+        if (loop)
+            bad += j->im->erase_all(j->h, j->w->skeys + p, j->width);
+        else
+            bad +=
+                j->im->erase_range(j->h, j->w->skeys[p],
+                                   j->w->skeys[p + j->width - 1]) != j->width;
+    }
+    return bad;
+}
+
+/* The erase windows of one cycle of one repetition, on a map of n built in
+ * random order (untimed): the small windows (n/1000 consecutive keys;
+ * pairs of them, together n/10 keys), then the large ones (n/10 keys; one
+ * pair). Of each pair one window goes through erase_range (given its
+ * first and last key) and the other through erase_all (its keys in
+ * ascending order): the loop a caller writes without a range call, the
+ * two taking turns as bench_windows_erase has them (the kind that starts
+ * alternating with the cycle and the repetition too). After each size
+ * the windows' elements are inserted again (untimed, in random order), so
+ * the large windows start from n too, and so does the next repetition:
+ * *hp keeps the map from one repetition to the next (a build of n in
+ * random order costs more than the windows; last: destroy it instead). An
+ * implementation without erase_range runs the loop windows only. t[] and
+ * cnt[] collect ns and elements erased per op, indexed by
+ * op - OP_ERASE_RANGE_S. */
+static void erase_cycle(const struct map_impl *im, const struct workload *w,
+                        struct result *r, int rep, size_t c, uint64_t *t,
+                        uint64_t *cnt, void **hp, bool last)
+{
+    size_t n = w->n;
+    void *h = *hp;
+    *hp = NULL;
+    if (!h) {
+        if (!(h = im->create())) {
             fail(im, r, "create", "failed");
             return;
         }
-        uint64_t t0 = bench_now_ns();
-        size_t bad = im->insert_all(h, w->seq_order, n);
-        t_ins += bench_now_ns() - t0;
-        if (bad || im->count(h) != n)
-            fail(im, r, "insert_seq", "insert failed or count wrong");
-        else
-            measure_bytes(im, h, n, &r->bytes_seq, &r->have_bytes_seq);
-        im->destroy(h);
+        if (im->insert_all(h, w->ins_order + c * n, n) || im->count(h) != n) {
+            fail(im, r, "erase_range", "build failed or count wrong");
+            im->destroy(h);
+            return;
+        }
     }
-    if (!r->failed)
-        r->ns[OP_INSERT_SEQ][rep] = per_op(t_ins, (uint64_t)cycles * n);
+    size_t width_s = n / 1000 ? n / 1000 : 1, width_l = n / 10 ? n / 10 : 1;
+    size_t pairs_s = n / 20 / width_s ? n / 20 / width_s : 1;
+    size_t nb = 2 * pairs_s * width_s > 2 * width_l ? 2 * pairs_s * width_s
+                                                    : 2 * width_l;
+    size_t *pos = xmalloc(2 * pairs_s * sizeof(*pos));
+    struct map_elem **back = xmalloc(nb * sizeof(*back));
+    uint64_t live_sum = w->all_sum;
+    size_t live = n;
+
+    for (int large = 0; large < 2 && !r->failed; large++) {
+        size_t width = large ? width_l : width_s, pairs = large ? 1 : pairs_s;
+        int op[2] = {large ? OP_ERASE_RANGE_L : OP_ERASE_RANGE_S,
+                     large ? OP_ERASE_LOOP_L : OP_ERASE_LOOP_S};
+        bool on[2] = {im->erase_range && (w->ops & OPB(op[0])),
+                      w->ops & OPB(op[1])};
+        if (!on[0] && !on[1])
+            continue;
+        bench_windows(n, width, 2 * pairs,
+                      0x77696e646f77ull ^ n ^ ((uint64_t)rep << 48) ^
+                          ((uint64_t)c << 8) ^ (uint64_t)large,
+                      pos);
+        struct erase_job job = {im, w, h, pos, pairs, width};
+        uint64_t ns[2] = {0, 0};
+        size_t bad = bench_windows_erase(pairs, rep ^ (int)c, on[0], on[1],
+                                         erase_windows, &job, ns);
+        if (bad) {
+            fail(im, r, op_names[op[0]], "a window erased wrongly");
+            break;
+        }
+        size_t nback = 0;
+        for (int k = 0; k < 2; k++) {
+            if (!on[k])
+                continue;
+            t[op[k] - OP_ERASE_RANGE_S] += ns[k];
+            cnt[op[k] - OP_ERASE_RANGE_S] += (uint64_t)pairs * width;
+            for (size_t i = 0; i < pairs; i++)
+                for (size_t q = 0; q < width; q++) {
+                    struct map_elem *e = w->selems[pos[k * pairs + i] + q];
+                    live_sum -= (uintptr_t)e;
+                    back[nback++] = e;
+                }
+        }
+        live -= nback;
+        if (im->count(h) != live)
+            fail(im, r, op_names[op[0]], "count wrong after the windows");
+        if (!r->failed && (!large || !last) && nback) {
+            uint64_t bs = 0x6261636bull ^ n ^ ((uint64_t)rep << 32) ^
+                          ((uint64_t)c << 8) ^ (uint64_t)large;
+            shuffle(back, nback, &bs);
+            if (im->insert_all(h, back, nback))
+                fail(im, r, op_names[op[0]], "insert again failed");
+            for (size_t i = 0; i < nback; i++)
+                live_sum += (uintptr_t)back[i];
+            live += nback;
+        }
+    }
+    size_t seen = 0;
+    if (!r->failed && (im->scan(h, &seen) != live_sum || seen != live))
+        fail(im, r, "erase_range", "wrong elements left");
+    free(back);
+    free(pos);
+    if (last || r->failed)
+        im->destroy(h);
+    else
+        *hp = h;
+}
+
+/* One repetition of the erase windows (erase_cycle), cycles maps: one map
+ * kept in *hp over the repetitions at large n (one cycle), a fresh one
+ * per cycle at small n (its elements cannot be in two maps at once: bsd_rb
+ * links through them). last: the final repetition. */
+static void run_erase(const struct map_impl *im, const struct workload *w,
+                      struct result *r, int rep, void **hp, bool last)
+{
+    uint64_t t[4] = {0}, cnt[4] = {0};
+    for (size_t c = 0; c < w->cycles && !r->failed; c++) {
+        void *fresh = NULL;
+        if (w->cycles == 1)
+            erase_cycle(im, w, r, rep, c, t, cnt, hp, last);
+        else
+            erase_cycle(im, w, r, rep, c, t, cnt, &fresh, true);
+    }
+    if (r->failed)
+        return;
+    for (int op = OP_ERASE_RANGE_S; op <= OP_ERASE_LOOP_L; op++)
+        if (cnt[op - OP_ERASE_RANGE_S])
+            r->ns[op][rep] =
+                per_op(t[op - OP_ERASE_RANGE_S], cnt[op - OP_ERASE_RANGE_S]);
 }
 
 static bool run_size(size_t n, size_t m, unsigned ops, int reps, int warmups)
@@ -632,13 +886,21 @@ static bool run_size(size_t n, size_t m, unsigned ops, int reps, int warmups)
         for (size_t i = 0; i < NIMPL; i++)
             if (!res[i].failed && !res[i].skip)
                 run_random(impls[i], &w, &res[i], rep);
+    /* Before the sort below: the windows' elements are those of w.selems. */
+    void *kept[NIMPL] = {0};
+    for (int rep = 0; rep < reps && (ops & ERASE_OPS); rep++)
+        for (size_t i = 0; i < NIMPL; i++)
+            if (!res[i].failed && !res[i].skip)
+                run_erase(impls[i], &w, &res[i], rep, &kept[i],
+                          rep == reps - 1);
 
     /* Sorted in memory too, as a sequential load would lay them out. */
-    if (ops & OPB(OP_INSERT_SEQ))
+    bool seq = ops & (OPB(OP_INSERT_SEQ) | OPB(OP_BUILD));
+    if (seq)
         qsort(w.elems, n, sizeof(*w.elems), elem_cmp);
     for (size_t i = 0; i < n; i++)
         w.seq_order[i] = &w.elems[i];
-    for (int rep = 0; rep < reps && (ops & OPB(OP_INSERT_SEQ)); rep++)
+    for (int rep = 0; rep < reps && seq; rep++)
         for (size_t i = 0; i < NIMPL; i++)
             if (!res[i].failed && !res[i].skip)
                 run_seq(impls[i], &w, &res[i], rep);
@@ -655,6 +917,7 @@ static bool run_size(size_t n, size_t m, unsigned ops, int reps, int warmups)
                 bench_row("map", impls[i]->name, op_names[op], n, 1,
                           bench_median(res[i].ns[op], reps),
                           op == OP_INSERT_SEQ ? res[i].bytes_seq
+                          : op == OP_BUILD    ? res[i].bytes_build
                                               : res[i].bytes_rand);
     }
     workload_free(&w);
@@ -801,7 +1064,7 @@ int main(int argc, char **argv)
         {1000000, NULL, ALL_OPS},
         {10000000, "skiplist,skiplist_ranked,skiplist_base,absl_btree,judyl",
          OPB(OP_INSERT_RAND) | OPB(OP_FIND_RAND) | OPB(OP_FIND_DEP) |
-             OPB(OP_SCAN) | STAT_OPS},
+             OPB(OP_SCAN) | STAT_OPS | OPB(OP_BUILD) | OPB(OP_FIND_MANY)},
     };
     int quick = bench_quick(argc, argv);
     const struct size_spec *sizes = quick ? quick_sizes : full_sizes;
