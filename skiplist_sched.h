@@ -247,7 +247,7 @@ static inline bool sls_valid(int policy, int rt_prio, int nice)
         nice < -20 || nice > 19)
         return false;
     return sls_is_rt((unsigned)policy) ? rt_prio >= 1 && rt_prio <= 99
-                                           : rt_prio == 0;
+                                       : rt_prio == 0;
 }
 
 /* Classes that may become sticky: all but realtime (BFS's swap_sticky()
@@ -330,7 +330,7 @@ skiplist_sched_class_of(const struct skiplist_sched *rq,
 
 /* Key of t as class cls, with the sticky offset when sticky. */
 static inline uint64_t sls_key_as(const struct skiplist_sched_task *t,
-                                      unsigned cls, bool sticky)
+                                  unsigned cls, bool sticky)
 {
     switch (cls) {
     case SKIPLIST_SCHED_CLASS_RT:
@@ -339,10 +339,9 @@ static inline uint64_t sls_key_as(const struct skiplist_sched_task *t,
         return sls_key(cls, 1u);
     default:
         return sls_key(
-            cls, sticky
-                     ? sls_sat_add(t->deadline,
-                                       skiplist_sched_longest_deadline_diff())
-                     : t->deadline);
+            cls, sticky ? sls_sat_add(t->deadline,
+                                      skiplist_sched_longest_deadline_diff())
+                        : t->deadline);
     }
 }
 
@@ -543,7 +542,7 @@ static inline int skiplist_sched_enqueue(struct skiplist_sched *rq,
  * -ENOENT when t is not queued in rq (in none, or in another runqueue):
  * then nothing changes. */
 static inline int sls_take(struct skiplist_sched *rq,
-                               struct skiplist_sched_task *t)
+                           struct skiplist_sched_task *t)
 {
     int rc = sls_q_remove(&rq->q, t);
     if (rc)
@@ -560,7 +559,7 @@ static inline int sls_take(struct skiplist_sched *rq,
  * keeps its place (BFS's unstick_task() only clears the flag). 0, or
  * -ENOMEM with nothing changed. */
 static inline int sls_unstick(struct skiplist_sched *rq,
-                                  struct skiplist_sched_task *s)
+                              struct skiplist_sched_task *s)
 {
     const uint64_t stuck_key = s->key;
     s->key = sls_key_as(s, s->cls, false);
@@ -606,8 +605,7 @@ skiplist_sched_pick(struct skiplist_sched *rq, unsigned cpu)
     const uint64_t word = cpu / 64, bit = UINT64_C(1) << (cpu % 64);
     struct sls_q_iter it;
     struct skiplist_sched_task *t;
-    for (t = sls_q_iter_first(&it, &rq->q); t;
-         t = sls_q_iter_next(&it)) {
+    for (t = sls_q_iter_first(&it, &rq->q); t; t = sls_q_iter_next(&it)) {
         if (!(t->cpus_allowed[word] & bit))
             continue;
         if (scaling && t->sticky_cpu >= 0 && (unsigned)t->sticky_cpu != cpu)
@@ -758,7 +756,7 @@ static inline int skiplist_sched_tick(struct skiplist_sched *rq, unsigned cpu,
  * two nice levels' deadline offsets (saturating at 0 and at the key's
  * maximum). */
 static inline uint64_t sls_adjust_deadline(uint64_t dl, int old_nice,
-                                               int new_nice)
+                                           int new_nice)
 {
     const uint64_t a = skiplist_sched_deadline_diff(old_nice),
                    b = skiplist_sched_deadline_diff(new_nice);
@@ -771,9 +769,8 @@ static inline uint64_t sls_adjust_deadline(uint64_t dl, int old_nice,
  * nice; deadline dl; when queued, its new key and whether it stays sticky.
  * Rolls back on -ENOMEM. */
 static inline int sls_change(struct skiplist_sched *rq,
-                                 struct skiplist_sched_task *t, int policy,
-                                 int rt_prio, int nice, uint64_t dl,
-                                 bool unstick)
+                             struct skiplist_sched_task *t, int policy,
+                             int rt_prio, int nice, uint64_t dl, bool unstick)
 {
     struct skiplist_sched_task save = *t;
     t->policy = (uint8_t)policy;
@@ -827,11 +824,9 @@ static inline int skiplist_sched_set_nice(struct skiplist_sched *rq,
         t->nice = (int8_t)nice;
         return 0;
     }
-    uint64_t dl = t->fresh
-                      ? t->deadline
-                      : sls_adjust_deadline(t->deadline, t->nice, nice);
-    return sls_change(rq, t, t->policy, t->rt_prio, nice, dl,
-                          nice < t->nice);
+    uint64_t dl = t->fresh ? t->deadline
+                           : sls_adjust_deadline(t->deadline, t->nice, nice);
+    return sls_change(rq, t, t->policy, t->rt_prio, nice, dl, nice < t->nice);
 }
 
 /** Changes policy, rt_prio and nice (validated as in task_init): BFS's
@@ -1004,7 +999,7 @@ static inline int skiplist_sched_fork(struct skiplist_sched *rq,
 
 /* check()'s message, written only where the caller gave room for it. */
 static inline SLX_PRINTF(3, 4) void sls_why(char *why, size_t len,
-                                                const char *fmt, ...)
+                                            const char *fmt, ...)
 {
     if (!why || !len)
         return;
@@ -1028,24 +1023,23 @@ static inline int skiplist_sched_check(const struct skiplist_sched *rq,
     struct sls_q_iter it;
     const struct skiplist_sched_task *t, *prev = NULL;
     size_t n = 0;
-    for (t = sls_q_iter_first(&it, &rq->q); t;
-         t = sls_q_iter_next(&it), n++) {
+    for (t = sls_q_iter_first(&it, &rq->q); t; t = sls_q_iter_next(&it), n++) {
         bool stick = t->sticky_cpu >= 0;
         if (t->key != sls_key_as(t, t->cls, stick)) {
             sls_why(why, len, "task %zu: key %#llx, expected %#llx", n,
-                        (unsigned long long)t->key,
-                        (unsigned long long)sls_key_as(t, t->cls, stick));
+                    (unsigned long long)t->key,
+                    (unsigned long long)sls_key_as(t, t->cls, stick));
             return -EINVAL;
         }
         if (t->key == 0 || t->key == UINT64_MAX) {
             sls_why(why, len, "task %zu: key is a sentinel value", n);
             return -EINVAL;
         }
-        if (stick && (!sls_can_stick(t->cls) ||
-                      (unsigned)t->sticky_cpu >= rq->nr_cpus ||
-                      rq->sticky[t->sticky_cpu] != t)) {
+        if (stick &&
+            (!sls_can_stick(t->cls) || (unsigned)t->sticky_cpu >= rq->nr_cpus ||
+             rq->sticky[t->sticky_cpu] != t)) {
             sls_why(why, len, "task %zu: sticky on cpu %d, not its slot", n,
-                        t->sticky_cpu);
+                    t->sticky_cpu);
             return -EINVAL;
         }
         if (prev && prev->key == t->key && prev->seq >= t->seq) {
@@ -1057,8 +1051,7 @@ static inline int skiplist_sched_check(const struct skiplist_sched *rq,
     for (unsigned c = 0; c < rq->nr_cpus; c++) {
         const struct skiplist_sched_task *s = rq->sticky[c];
         if (s && (!sls_q_queued_in(&rq->q, s) || s->sticky_cpu != (int)c)) {
-            sls_why(why, len, "cpu %u: sticky task not queued or not ours",
-                        c);
+            sls_why(why, len, "cpu %u: sticky task not queued or not ours", c);
             return -EINVAL;
         }
     }

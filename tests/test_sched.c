@@ -386,8 +386,8 @@ Test(sched, queued_iff_linked)
         skiplist_sched_advance(rq, tc_below(&r, MS));
         bool linked[N] = {false};
         struct sls_q_iter it;
-        for (struct skiplist_sched_task *e = sls_q_iter_first(&it, &rq->q);
-             e; e = sls_q_iter_next(&it))
+        for (struct skiplist_sched_task *e = sls_q_iter_first(&it, &rq->q); e;
+             e = sls_q_iter_next(&it))
             linked[e - t] = true;
         for (size_t k = 0; k < N; k++)
             cr_assert_eq(skiplist_sched_queued(&t[k]), linked[k],
