@@ -4,10 +4,10 @@
  *        function's contract.
  *
  * Documentation only. The functions of skiplist_sched.h are ordinary
- * `static inline` functions, not generated; the header gives each a
- * one-line summary, and the blocks below add them to the \ref sched
- * module with their full contract: what they do, parameters, return
- * values and errors, complexity. Doxygen checks every `\fn` signature
+ * `static inline` functions, not generated; the header's "API" comment
+ * lists them, one line each, and the blocks below add them to the
+ * \ref sched module with their full contract: what they do, parameters,
+ * return values and errors, complexity. Doxygen checks every `\fn` signature
  * here against the header (a mismatch is a warning, an error in
  * `make docs-check`).
  */
@@ -45,6 +45,8 @@
 /* Each \fn line stays one line. */
 // clang-format off
 /** \fn uint64_t skiplist_sched_deadline_diff(int nice)
+ *  \brief The virtual deadline offset of a nice level, in ns.
+ *
  *  BFS's prio_deadline_diff(): `prio_ratios[nice + 20] * rr_interval *
  *  (MS_TO_NS(1) / 128)` with `MS_TO_NS(1)` = 2^20: 6.29 ms at nice -20,
  *  41.09 ms at 0, 250.13 ms at 19.
@@ -53,20 +55,25 @@
  *  \complexity O(1) */
 
 /** \fn uint64_t skiplist_sched_longest_deadline_diff(void)
+ *  \brief The offset a sticky task carries on other CPUs: nice 19's.
  *  \return `skiplist_sched_deadline_diff(19)`, in ns
  *  \complexity O(1) */
 
 /** \fn bool skiplist_sched_queued(const struct skiplist_sched_task *t)
+ *  \brief Whether a task is queued.
  *  \param t the task
  *  \return true when `t` is queued (linked in a runqueue)
  *  \complexity O(1) */
 
 /** \fn size_t skiplist_sched_nr_queued(const struct skiplist_sched *rq)
+ *  \brief The number of queued tasks.
  *  \param rq the runqueue
  *  \return the number of queued tasks
  *  \complexity O(1) */
 
 /** \fn unsigned skiplist_sched_class_of(const struct skiplist_sched *rq, const struct skiplist_sched_task *t)
+ *  \brief The class a task would be queued as now.
+ *
  *  Realtime by policy; ISO unless ISO is refractory (then NORMAL);
  *  IDLEPRIO; else NORMAL/BATCH.
  *  \param rq the runqueue (whether ISO is refractory)
@@ -76,6 +83,8 @@
  *  \complexity O(1) */
 
 /** \fn uint64_t skiplist_sched_key_of(const struct skiplist_sched *rq, const struct skiplist_sched_task *t)
+ *  \brief The key a task would be queued with now, without the sticky offset.
+ *
  *  Smaller keys run first. Wake-up preemption is
  *  `skiplist_sched_can_preempt()`'s business: it compares priorities and
  *  deadlines as BFS does, not keys.
@@ -85,12 +94,15 @@
  *  \complexity O(1) */
 
 /** \fn struct skiplist_sched_task *skiplist_sched_sticky(const struct skiplist_sched *rq, unsigned cpu)
+ *  \brief A CPU's sticky task.
  *  \param rq  the runqueue
  *  \param cpu the CPU
  *  \return the CPU's sticky task, or NULL (also for `cpu` >= `nr_cpus`)
  *  \complexity O(1) */
 
 /** \fn int skiplist_sched_task_init(struct skiplist_sched_task *t, int policy, int rt_prio, int nice)
+ *  \brief Sets a task up: policy, realtime priority, nice.
+ *
  *  The task gets a full slice and no deadline yet (its first enqueue
  *  gives it one), every CPU allowed, not sticky.
  *  \param t       the task to set up
@@ -104,6 +116,8 @@
  *  \complexity O(NR_CPUS/64) */
 
 /** \fn int skiplist_sched_cpu_allow(struct skiplist_sched_task *t, unsigned cpu, bool allow)
+ *  \brief Allows or forbids one CPU in a task's affinity mask.
+ *
  *  Allowed on a queued task: it only changes which CPUs may pick it.
  *  \param t     the task
  *  \param cpu   the CPU, below `SKIPLIST_SCHED_NR_CPUS`
@@ -113,6 +127,8 @@
  *  \complexity O(1) */
 
 /** \fn void skiplist_sched_cpu_none(struct skiplist_sched_task *t)
+ *  \brief Clears a task's whole affinity mask.
+ *
  *  Then allow CPUs one by one. A task with an empty mask can still be
  *  queued (`skiplist_sched_enqueue()` returns 0), but no CPU ever picks
  *  it and `skiplist_sched_preempt_cpu()` returns -1 for it;
@@ -121,12 +137,15 @@
  *  \complexity O(NR_CPUS/64) */
 
 /** \fn bool skiplist_sched_cpu_allowed(const struct skiplist_sched_task *t, unsigned cpu)
+ *  \brief Whether a task may run on a CPU.
  *  \param t   the task
  *  \param cpu the CPU
  *  \return true when `t` may run on `cpu` (false for `cpu` out of range)
  *  \complexity O(1) */
 
 /** \fn int skiplist_sched_init(struct skiplist_sched *rq, unsigned nr_cpus, const struct skiplist_allocator *a, uint64_t seed)
+ *  \brief Sets up a runqueue.
+ *
  *  The ISO limit starts at 70% over 5 s (`SKIPLIST_SCHED_ISO_CPU`,
  *  `SKIPLIST_SCHED_ISO_PERIOD_S`), the sticky rule at
  *  `SKIPLIST_SCHED_STICKY_REAL`.
@@ -146,12 +165,16 @@
  *  \complexity O(NR_CPUS) */
 
 /** \fn void skiplist_sched_destroy(struct skiplist_sched *rq)
+ *  \brief Frees a runqueue's memory; tasks still queued are unlinked.
+ *
  *  Tasks still queued are unlinked (`skiplist_sched_queued()` false, not
  *  sticky), never freed: they belong to the caller.
  *  \param rq the runqueue
  *  \complexity O(n) */
 
 /** \fn void skiplist_sched_advance(struct skiplist_sched *rq, uint64_t ns)
+ *  \brief Advances the runqueue's clock.
+ *
  *  Time is the caller's: advance the clock before charging a task
  *  (`skiplist_sched_deschedule()` with the time it ran); deadlines are
  *  measured on it.
@@ -160,6 +183,8 @@
  *  \complexity O(1) */
 
 /** \fn int skiplist_sched_set_scaling(struct skiplist_sched *rq, unsigned cpu, bool scaling)
+ *  \brief Marks a CPU as scaling its frequency down, or not.
+ *
  *  A CPU scaling its frequency down never takes another CPU's sticky
  *  task.
  *  \param rq      the runqueue
@@ -170,6 +195,7 @@
  *  \complexity O(1) */
 
 /** \fn int skiplist_sched_set_iso(struct skiplist_sched *rq, unsigned percent, uint64_t period_ticks)
+ *  \brief Sets the share of all CPUs that ISO tasks may take.
  *  \param rq           the runqueue
  *  \param percent      share of all CPUs ISO tasks may take, 0..100
  *  \param period_ticks the accounting window in ticks; 0 for BFS's
@@ -182,6 +208,8 @@
  *  \complexity O(1) */
 
 /** \fn int skiplist_sched_set_sticky_rule(struct skiplist_sched *rq, int rule)
+ *  \brief Chooses the own-CPU sticky test.
+ *
  *  Chooses the own-CPU sticky test: `SKIPLIST_SCHED_STICKY_REAL` (the
  *  default: the sticky task's real, un-offset key) or
  *  `SKIPLIST_SCHED_STICKY_PATCH` (the patch's code as written: its
@@ -194,6 +222,8 @@
  *  \complexity O(1) */
 
 /** \fn int skiplist_sched_enqueue(struct skiplist_sched *rq, struct skiplist_sched_task *t)
+ *  \brief Wakes a task up: queues it.
+ *
  *  Queues `t` with its current deadline: a sleeper keeps the one it had,
  *  as in BFS; a fresh task gets niffies + its nice's difference. Never
  *  enqueue a running task: it would be queued while it runs.
@@ -206,6 +236,8 @@
  *  \complexity O(log n) */
 
 /** \fn int skiplist_sched_dequeue(struct skiplist_sched *rq, struct skiplist_sched_task *t)
+ *  \brief Takes a queued task off the queue.
+ *
  *  For a task that sleeps or exits while queued; a sticky task stops
  *  being sticky.
  *  \param rq the runqueue
@@ -217,6 +249,8 @@
  *  \complexity O(KPN), no search */
 
 /** \fn struct skiplist_sched_task *skiplist_sched_pick(struct skiplist_sched *rq, unsigned cpu)
+ *  \brief Picks the task a CPU runs next, and dequeues it.
+ *
  *  BFS's earliest_deadline_task() as the patch wrote it: the first task
  *  in key order allowed on `cpu`, skipping other CPUs' sticky tasks while
  *  `cpu` scales down; then `cpu`'s own sticky task, if allowed there, is
@@ -232,6 +266,8 @@
  *              O(tasks skipped) */
 
 /** \fn int skiplist_sched_deschedule(struct skiplist_sched *rq, unsigned cpu, struct skiplist_sched_task *t, uint64_t ran_ns, bool runnable)
+ *  \brief The running task leaves its CPU: accounting, requeue, sticky hand-over.
+ *
  *  BFS's schedule() for prev; the caller advanced the clock. The slice
  *  is charged unless `t` is FIFO; a spent slice (less than
  *  `SKIPLIST_SCHED_RESCHED_NS` left), and any SCHED_BATCH slice, is
@@ -255,6 +291,8 @@
  *  \complexity O(log n) */
 
 /** \fn int skiplist_sched_tick(struct skiplist_sched *rq, unsigned cpu, struct skiplist_sched_task *curr)
+ *  \brief One scheduler tick on a CPU: ISO accounting.
+ *
  *  BFS's task_running_tick() and no_iso_tick(). The tick counts 100
  *  towards the ISO limit when `curr` runs as realtime, or has the ISO
  *  policy while ISO is not refractory (up to 100 * period - 100); any
@@ -273,6 +311,8 @@
  *  \complexity O(1) */
 
 /** \fn int skiplist_sched_set_nice(struct skiplist_sched *rq, struct skiplist_sched_task *t, int nice)
+ *  \brief Changes a task's nice level.
+ *
  *  BFS's set_user_nice(). A realtime task only records the value.
  *  Otherwise the deadline moves by the difference of the two levels'
  *  deadline offsets (adjust_deadline(); a task that never had a deadline
@@ -291,6 +331,8 @@
  *  \complexity O(log n) */
 
 /** \fn int skiplist_sched_set_policy(struct skiplist_sched *rq, struct skiplist_sched_task *t, int policy, int rt_prio, int nice)
+ *  \brief Changes a task's policy, realtime priority and nice level.
+ *
  *  BFS's sched_setscheduler() when policy or rt_prio change: a queued
  *  task is re-keyed for its new class, goes behind its new equals and
  *  stops being sticky (as BFS's try_preempt() clears the flag); a
@@ -310,6 +352,8 @@
  *  \complexity O(log n) */
 
 /** \fn bool skiplist_sched_can_preempt(const struct skiplist_sched *rq, const struct skiplist_sched_task *p, const struct skiplist_sched_task *curr)
+ *  \brief Whether a task just queued preempts the one running on a CPU.
+ *
  *  BFS's can_preempt() behind try_preempt(). An idle CPU is always
  *  preempted; otherwise an IDLEPRIO task never preempts, a better
  *  priority always does (realtime by rt_prio, then ISO, NORMAL/BATCH,
@@ -322,6 +366,8 @@
  *  \complexity O(1) */
 
 /** \fn int skiplist_sched_preempt_cpu(const struct skiplist_sched *rq, const struct skiplist_sched_task *p, const struct skiplist_sched_task *const *curr)
+ *  \brief The CPU to reschedule for a task just queued.
+ *
  *  BFS's try_preempt(): an idle CPU in `p`'s mask first (`p`'s last CPU,
  *  else the lowest; BFS ranks idle CPUs by cache distance). Else, unless
  *  `p` is IDLEPRIO, the allowed CPU running the worst priority, the
@@ -335,6 +381,8 @@
  *  \complexity O(nr_cpus) */
 
 /** \fn int skiplist_sched_yield(struct skiplist_sched *rq, unsigned cpu, struct skiplist_sched_task *t, uint64_t ran_ns, struct skiplist_sched_task **next)
+ *  \brief The running task yields its CPU.
+ *
  *  BFS's sched_yield(), which is schedule() with `t` still runnable: `t`
  *  is descheduled (its slice and deadline stay unless spent) and `*next`
  *  receives `cpu`'s pick. On every error `*next` is untouched.
@@ -351,6 +399,8 @@
  *  \complexity O(log n) */
 
 /** \fn int skiplist_sched_fork(struct skiplist_sched *rq, struct skiplist_sched_task *parent, uint64_t ran_ns, struct skiplist_sched_task *child)
+ *  \brief The running task forks a child.
+ *
  *  BFS's sched_fork(). `child` becomes a task of `parent`'s policy,
  *  rt_prio, nice and affinity, not queued, not sticky, with `parent`'s
  *  deadline. A FIFO parent's child copies its slice. Otherwise, when at
@@ -373,6 +423,8 @@
  *  \complexity O(NR_CPUS/64) */
 
 /** \fn int skiplist_sched_check(const struct skiplist_sched *rq, char *why, size_t len)
+ *  \brief Verifies every invariant of the runqueue (for tests and debugging).
+ *
  *  The engine's check (`name_check()`) and this header's invariants:
  *  each queued task's key matches its class, deadline and stickiness;
  *  equal keys in seq order; sticky slots and tasks point at each other
