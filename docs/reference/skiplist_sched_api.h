@@ -18,12 +18,8 @@
  *        priority-queue face.
  *
  * One queue shared by every CPU, for up to `SKIPLIST_SCHED_NR_CPUS` CPUs
- * (1024 by default). A scheduler loop on it, as `examples/bfs_sim.c` runs
- * one: wake a task with `skiplist_sched_enqueue()`, then reschedule the
- * CPU `skiplist_sched_preempt_cpu()` names; on a CPU that must reschedule
- * (slice spent, `skiplist_sched_tick()` returned 1, a wake-up preempted
- * it, the task sleeps or yields) call `skiplist_sched_deschedule()` and
- * then `skiplist_sched_pick()`.
+ * (1024 by default). How a scheduler loop uses these calls:
+ * docs/api.md, "skiplist_sched.h", and docs/guides/runqueue.md.
  *
  * Keys are one `uint64_t`: the class in bits 63..61 (realtime, ISO,
  * normal and batch, idleprio) above the priority (realtime, ISO: FIFO
