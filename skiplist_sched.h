@@ -97,7 +97,8 @@ extern "C" {
 /* Public configuration and types                                      */
 /* ------------------------------------------------------------------ */
 
-/** CPUs an affinity mask can name (a multiple of 64). */
+/** CPUs an affinity mask can name: a multiple of 64 in 64..32768; define
+ *  it before the include to change it. */
 #ifndef SKIPLIST_SCHED_NR_CPUS
 #define SKIPLIST_SCHED_NR_CPUS 1024
 #endif
