@@ -37,8 +37,9 @@
  * statistics to the ordered and extent indexes: rank, select (name_at),
  * range counts and iterators from a position, in O(log n), from a count
  * per index entry that the other instances do not keep.
- * The full generated API, with complexity and return values, is in
- * docs/api.md and in the "Generated API" comment further down.
+ * The "Generated API" comment further down lists what the macros generate;
+ * each function's contract is in docs/reference/, how to use them in
+ * docs/api.md.
  *
  * Design: the algorithm lives in ordinary functions below (prefix slx_),
  * written once over type-erased leaves and described by a constant
@@ -195,10 +196,14 @@ extern "C" {
  *  fits. */
 #define SKIPLIST_HOLE_HIGHEST 1
 
-/** Node allocator. alloc returns NULL on failure; level says what the block
- *  is: 0 a leaf, 1 an index node (one size each per instance, so an
- *  allocator can keep a pool for each), 2 the head or a root grown wider
- *  than a node (sizes vary). */
+/** Node allocator, passed to name_init() (NULL there selects the default:
+ *  nothing until the first insert, then malloc while the list has one
+ *  small leaf, then a pool per list refilled from malloc in slabs).
+ *  alloc returns NULL on failure; level says what the block is: 0 a
+ *  full-size leaf, 1 an index node (one size each per instance, so an
+ *  allocator can keep a pool for each), 2 anything else, whose sizes
+ *  vary: the list's bookkeeping block, a small list's sole leaf while it
+ *  grows, a root grown wider than a node. */
 struct skiplist_allocator {
     /** Returns a block of `size` bytes for a node of kind `level`, or
      *  NULL on failure (the call then fails with -ENOMEM). */
@@ -5143,103 +5148,77 @@ static inline void *slx_debugged_ptr(const struct slx_type *ty,
 /* ------------------------------------------------------------------ */
 // clang-format off
 /*
- * The three faces take their arguments in one order: name, element type,
- * key type, key access, comparator, the face's own members, tuning.
+ * What the macros below generate, one line each. Every contract (return
+ * values, errors, complexity, preconditions) is in docs/reference/ (the
+ * Doxygen site's "Generated API" modules); how to use it: docs/api.md.
+ * The macros' arguments and their ranges: SKIPLIST_DEFINE's comment below.
  *
  *   SKIPLIST_DEFINE       (name, T, K_T, KEY_OF, CMP,       KPN, MAXLVL, PSHIFT)
  *   SKIPLIST_PQ_DEFINE    (name, T, K_T, KEY_OF, CMP, HOOK, KPN, MAXLVL, PSHIFT)
  *   SKIPLIST_EXTENT_DEFINE(name, T, K_T, START, SIZE,       KPN, MAXLVL, PSHIFT)
  *
- *   name    prefix of struct name, struct name_iter and every name_*()
- *   T       element type; the list stores T * and never copies or frees
- *           an element (destroy/clear hand each one to a callback)
- *   K_T     key type: any assignable object type of at most 64 bytes
- *           (integers, floating point, pointers such as const char *,
- *           small structs); extent face: an unsigned integer type
- *   KEY_OF  accessor: KEY_OF(const T *e) is e's key (a function-like
- *           macro or a function), read when e is linked; e's key must
- *           not change while e is linked (queues: name_requeue)
- *   CMP     CMP(K_T a, K_T b): negative, zero or positive, a total order
- *           (an identifier: function or macro; SKIPLIST_CMP_NUM for
- *           arithmetic keys, which compares with <)
- *   HOOK    member name: the struct skiplist_hook member of T
- *   START   member name: the extent's first point, of type K_T; the key
- *   SIZE    member name: the extent's size, of type K_T
- *   KPN     keys per leaf node, 1..256 (1: one key per node)
- *   MAXLVL  maximum level, 1..32: the leaves and up to MAXLVL - 1 index
- *           levels (past 10^KPN-ish sizes the root just grows wider)
- *   PSHIFT  promotion probability 1/2^PSHIFT, 1..8: the index's expected
- *           fanout is 2^PSHIFT, and its nodes hold 2 << PSHIFT entries
- * SKIPLIST_DEFAULTS (SKIPLIST_PQ_DEFAULTS for queues) stands for the last
- * three. Accessors compute (KEY_OF); members are what the list writes or
- * hangs from (HOOK, START, SIZE). *_DEFINE gives static functions; the
- * split *_PROTOTYPE (in a header) and *_GENERATE (in one .c file) take the
- * same arguments and give external ones. Names containing name_slx_ are
- * the library's own.
- *
- * Every face (errors are negative errno values; on error nothing changed):
- *   int    name_init(struct name *sl, const struct skiplist_allocator *a, uint64_t seed);  0, -ENOMEM
- *   void   name_destroy(struct name *sl, void (*fn)(T *e, void *arg), void *arg);  fn per element in order, nodes freed
- *   void   name_clear(struct name *sl, void (*fn)(T *e, void *arg), void *arg);    the same; sl stays usable
- *   size_t name_count(const struct name *sl);
- *   bool   name_empty(const struct name *sl);
- *   size_t name_bytes(const struct name *sl);                   bytes held (nodes and pool)
- *   T     *name_find(const struct name *sl, K_T key);           first with key, or NULL
- *   T     *name_lower_bound(const struct name *sl, K_T key);    first with key >= key, or NULL
- *   T     *name_upper_bound(const struct name *sl, K_T key);    first with key > key, or NULL
- *   T     *name_floor(const struct name *sl, K_T key);          last with key <= key, or NULL
- *   T     *name_below(const struct name *sl, K_T key);          last with key < key, or NULL
- *   T     *name_first(const struct name *sl);                   or NULL
- *   T     *name_last(const struct name *sl);                    or NULL
- *   int    name_check(const struct name *sl, char *why, size_t len);  0, -EINVAL (why: the first broken invariant)
+ * Every face (docs/reference/skiplist_common.h):
+ *   int    name_init(struct name *sl, const struct skiplist_allocator *a, uint64_t seed);  set up
+ *   void   name_destroy(struct name *sl, void (*fn)(T *e, void *arg), void *arg);  free the nodes, fn per element
+ *   void   name_clear(struct name *sl, void (*fn)(T *e, void *arg), void *arg);    the same, sl stays usable
+ *   size_t name_count(const struct name *sl);                   elements
+ *   bool   name_empty(const struct name *sl);                   no element
+ *   size_t name_bytes(const struct name *sl);                   heap bytes held
+ *   T     *name_find(const struct name *sl, K_T key);           first with key
+ *   T     *name_lower_bound(const struct name *sl, K_T key);    first with key >= key
+ *   T     *name_upper_bound(const struct name *sl, K_T key);    first with key > key
+ *   T     *name_floor(const struct name *sl, K_T key);          last with key <= key
+ *   T     *name_below(const struct name *sl, K_T key);          last with key < key
+ *   T     *name_first(const struct name *sl);                   first
+ *   T     *name_last(const struct name *sl);                    last
+ *   int    name_check(const struct name *sl, char *why, size_t len);  every invariant
  *   T     *name_iter_first(struct name_iter *it, const struct name *sl);
  *   T     *name_iter_last(struct name_iter *it, const struct name *sl);
- *   T     *name_iter_seek(struct name_iter *it, const struct name *sl, K_T key);  lower bound
- *   T     *name_iter_next(struct name_iter *it);                NULL at the end
- *   T     *name_iter_prev(struct name_iter *it);                NULL before the start
+ *   T     *name_iter_seek(struct name_iter *it, const struct name *sl, K_T key);  at the lower bound
+ *   T     *name_iter_next(struct name_iter *it);
+ *   T     *name_iter_prev(struct name_iter *it);
  *   T     *name_iter_get(const struct name_iter *it);
- *   int    name_build(struct name *sl, T *const *sorted, size_t n);  empty sl from sorted input, O(n): 0, -EINVAL (sl not empty, order, NULL), -ENOMEM; sl empty on error
- *   void   name_find_many(const struct name *sl, K_T const *keys, size_t n, T **out);  out[i] = name_find(sl, keys[i]), descents interleaved
- *   void   name_lower_bound_many(const struct name *sl, K_T const *keys, size_t n, T **out);  the same for name_lower_bound
- * Ordered index and extent index:
- *   int    name_erase(struct name *sl, T *e);                   0, -ENOENT (not in sl), -EINVAL (NULL)
- *   T     *name_pop_first(struct name *sl);                     removed, or NULL when empty
- *   T     *name_pop_last(struct name *sl);                      removed, or NULL when empty
- *   size_t name_erase_range(struct name *sl, K_T lo, K_T hi, void (*fn)(T *e, void *arg), void *arg);  removes keys in [lo, hi] (extents: overlapping it), fn per element after; the count, 0 when lo > hi
- * Ordered index (SKIPLIST_DEFINE):
- *   int    name_insert(struct name *sl, T *e, T **existing);    0, -EEXIST (*existing = the equal one), -ENOMEM, -EINVAL
- *   int    name_insert_multi(struct name *sl, T *e);            0 (after its equals), -ENOMEM, -EINVAL
- *   int    name_erase_key(struct name *sl, K_T key, T **out);   0 (*out = the first with key), -ENOENT
- * Priority queue (SKIPLIST_PQ_DEFINE):
- *   int    name_push(struct name *pq, T *e);                    0 (after its equals), -EEXIST (queued in pq), -ENOMEM, -EINVAL
- *   T     *name_peek(const struct name *pq);                    the minimum, or NULL
- *   T     *name_pop(struct name *pq);                           the minimum removed, or NULL
- *   int    name_remove(struct name *pq, T *e);                  0, -ENOENT (not queued in pq), -EINVAL
- *   int    name_requeue(struct name *pq, T *e);                 after e's key changed: 0, -ENOENT, -ENOMEM (e stays at its old place), -EINVAL
- *   bool   name_queued(const T *e);                             e is in a queue (its hook was zeroed or pushed once)
+ *   int    name_build(struct name *sl, T *const *sorted, size_t n);  load an empty list, O(n)
+ *   void   name_find_many(const struct name *sl, K_T const *keys, size_t n, T **out);  n finds, interleaved
+ *   void   name_lower_bound_many(const struct name *sl, K_T const *keys, size_t n, T **out);  n lower bounds
+ * Ordered index and extent index (docs/reference/skiplist_remove.h):
+ *   int    name_erase(struct name *sl, T *e);                   remove e
+ *   T     *name_pop_first(struct name *sl);                     remove the first
+ *   T     *name_pop_last(struct name *sl);                      remove the last
+ *   size_t name_erase_range(struct name *sl, K_T lo, K_T hi, void (*fn)(T *e, void *arg), void *arg);  remove [lo, hi]
+ * Ordered index, SKIPLIST_DEFINE (docs/reference/skiplist_map.h):
+ *   int    name_insert(struct name *sl, T *e, T **existing);    insert, unique keys
+ *   int    name_insert_multi(struct name *sl, T *e);            insert after its equals
+ *   int    name_erase_key(struct name *sl, K_T key, T **out);   remove the first with key
+ * Priority queue, SKIPLIST_PQ_DEFINE (docs/reference/skiplist_pq.h):
+ *   int    name_push(struct name *pq, T *e);                    queue, after its equals
+ *   T     *name_peek(const struct name *pq);                    the minimum
+ *   T     *name_pop(struct name *pq);                           remove the minimum
+ *   int    name_remove(struct name *sl, T *e);                  unqueue e, no search
+ *   int    name_requeue(struct name *pq, T *e);                 move e after its key changed
+ *   bool   name_queued(const T *e);                             e is in a queue
  *   bool   name_queued_in(const struct name *pq, const T *e);   e is in pq
- * Extent index (SKIPLIST_EXTENT_DEFINE); ranges are closed, [lo, hi]:
- *   int    name_insert(struct name *sl, T *e, T **clash);       0, -EEXIST (*clash = an overlapping one), -EINVAL (size 0, or past K_T's maximum), -ENOMEM
- *   T     *name_lookup(const struct name *sl, K_T point);       the extent holding point, or NULL
- *   int    name_first_overlap(const struct name *sl, K_T lo, K_T hi, T **out);  0, -ENOENT, -EINVAL (lo > hi); *out NULL on either error
- *   int    name_insert_hole(struct name *sl, T *e, K_T align, K_T lo, K_T hi, int flags);  sets e->START: 0, -ENOSPC, -EINVAL, -ENOMEM
- *   T     *name_iter_overlap(struct name_iter *it, const struct name *sl, K_T lo, K_T hi);  first overlapping, or NULL
- *   T     *name_iter_next_overlap(struct name_iter *it);        next overlapping, or NULL
- * Order statistics (SKIPLIST_RANKED_DEFINE, SKIPLIST_EXTENT_RANKED_DEFINE:
- * the same arguments as SKIPLIST_DEFINE and SKIPLIST_EXTENT_DEFINE, their
- * face's functions and these; positions are 0-based, all O(log n)):
- *   size_t  name_rank(const struct name *sl, K_T key);          elements with key < key
- *   int64_t name_rank_of(const struct name *sl, const T *e);    e's position, -ENOENT (not in sl), -EINVAL (NULL)
- *   T      *name_at(const struct name *sl, size_t i);           the element at i, NULL when i >= count
- *   size_t  name_count_range(const struct name *sl, K_T lo, K_T hi);  keys in [lo, hi] (extents: overlapping it); 0 when lo > hi
- *   T      *name_iter_at(struct name_iter *it, const struct name *sl, size_t i);  at i, or NULL and at the end
- * Loops (for headers; `it` is a struct name_iter, var and tmp are T *):
+ * Extent index, SKIPLIST_EXTENT_DEFINE (docs/reference/skiplist_extent.h):
+ *   int    name_insert(struct name *sl, T *e, T **clash);       insert, no overlap
+ *   T     *name_lookup(const struct name *sl, K_T point);       the extent holding point
+ *   int    name_first_overlap(const struct name *sl, K_T lo, K_T hi, T **out);  the lowest overlapping [lo, hi]
+ *   int    name_insert_hole(struct name *sl, T *e, K_T align, K_T lo, K_T hi, int flags);  place e in free space
+ *   T     *name_iter_overlap(struct name_iter *it, const struct name *sl, K_T lo, K_T hi);  first overlapping
+ *   T     *name_iter_next_overlap(struct name_iter *it);        next overlapping
+ * Order statistics, SKIPLIST_RANKED_DEFINE and SKIPLIST_EXTENT_RANKED_DEFINE
+ * (docs/reference/skiplist_rank.h):
+ *   size_t  name_rank(const struct name *sl, K_T key);          elements before key
+ *   int64_t name_rank_of(const struct name *sl, const T *e);    e's position
+ *   T      *name_at(const struct name *sl, size_t i);           the element at position i
+ *   size_t  name_count_range(const struct name *sl, K_T lo, K_T hi);  elements in [lo, hi]
+ *   T      *name_iter_at(struct name_iter *it, const struct name *sl, size_t i);  start at position i
+ * Loops (documented at their definitions, below):
  *   SKIPLIST_FOREACH(name, sl, it, var)
  *   SKIPLIST_FOREACH_REVERSE(name, sl, it, var)
  *   SKIPLIST_FOREACH_FROM(name, sl, it, var, key)
- *   SKIPLIST_FOREACH_AT(name, sl, it, var, i)           ranked instances: from position i
- *   SKIPLIST_FOREACH_SAFE(name, sl, it, var, tmp)       body may erase or remove var
- *   SKIPLIST_FOREACH_OVERLAP(name, sl, it, var, lo, hi) extent index
+ *   SKIPLIST_FOREACH_AT(name, sl, it, var, i)
+ *   SKIPLIST_FOREACH_SAFE(name, sl, it, var, tmp)
+ *   SKIPLIST_FOREACH_OVERLAP(name, sl, it, var, lo, hi)
  */
 // clang-format on
 
@@ -5789,25 +5768,39 @@ static inline void *slx_debugged_ptr(const struct slx_type *ty,
  *
  * `SKIPLIST_DEFINE(name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT)`, at
  * file scope, no semicolon needed; `SKIPLIST_DEFAULTS` may stand for the
- * last three. An out-of-range `KPN`, `MAXLVL` or `PSHIFT`, or a key type
- * over 64 bytes, fails to compile with a message naming it.
+ * last three. The other faces take their arguments in the same order
+ * (name, element type, key type, key access, comparator, the face's own
+ * members, tuning), and the arguments they share mean what they mean
+ * here:
  * - `name`: prefix of `struct name`, `struct name_iter` and every
  *   `name_*()` function
- * - `T`: element type; the list stores `T *` and never copies or frees
- *   an element
- * - `K_T`: key type, any assignable object type of at most 64 bytes
- * - `KEY_OF`: accessor: `KEY_OF(e)` is the key of `const T *e` (a
- *   function-like macro such as `#define KEY(e) ((e)->key)`, or a
- *   function); the key must not change while e is linked
+ * - `T`: element type; the list stores `T *` and never copies, moves or
+ *   frees an element
+ * - `K_T`: key type, any assignable object type of at most 64 bytes:
+ *   integers, floating point, pointers (`const char *` with `strcmp`),
+ *   small structs (a composite key with its own comparator)
+ * - `KEY_OF`: an accessor, not a member name: `KEY_OF(e)` is the key of
+ *   `const T *e` (a function-like macro such as
+ *   `#define KEY(e) ((e)->key)`, or a function); it may compute the key,
+ *   which must not change while e is linked
  * - `CMP`: `CMP(a, b)` compares two `K_T`: negative, zero or positive, a
- *   total order; an identifier (function or macro); `SKIPLIST_CMP_NUM`
- *   for arithmetic keys
- * - `KPN`: keys per leaf node, 1..256 (1: one key per node)
+ *   total order; an identifier (function or macro). `SKIPLIST_CMP_NUM`,
+ *   for any arithmetic type, is recognised by name: searches then compare
+ *   with a plain `<`
+ * - `KPN`: keys per leaf node, 1..256 (1: the classic skiplist, one key
+ *   per node)
  * - `MAXLVL`: levels counting the leaves, 1..32: the index above them has
- *   at most `MAXLVL - 1` levels; a list that outgrows them stays correct
- *   (its root grows wider)
- * - `PSHIFT`: promotion probability 1/2^PSHIFT, 1..8: the index's
- *   expected fanout is 2^PSHIFT, its nodes hold `2 << PSHIFT` entries
+ *   at most `MAXLVL - 1` levels (1: no index, searches walk the leaves);
+ *   a list that outgrows them stays correct (its root grows wider)
+ * - `PSHIFT`: promotion probability 1/2^PSHIFT, 1..8: a new leaf's entry
+ *   rises one more level with that probability, so the index's expected
+ *   fanout is 2^PSHIFT; its nodes hold `2 << PSHIFT` entries
+ *
+ * Mistakes fail to compile with one message naming the parameter: an
+ * out-of-range `KPN`, `MAXLVL` or `PSHIFT`, a key type over 64 bytes. A
+ * member name where `KEY_OF` goes is reported by the compiler as a call
+ * to an undeclared function (gcc quotes the header line that names
+ * `KEY_OF`).
  * \param ... name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT (above) */
 #define SKIPLIST_DEFINE(...)                \
     SLX_PROTO_MAP_(SLX_STATIC, __VA_ARGS__) \
@@ -5871,22 +5864,13 @@ static inline void *slx_debugged_ptr(const struct slx_type *ty,
  *
  * `SKIPLIST_PQ_DEFINE(name, T, K_T, KEY_OF, CMP, HOOK, KPN, MAXLVL,
  * PSHIFT)`; `SKIPLIST_PQ_DEFAULTS` may stand for the last three. Equal
- * keys pop in push order. A `HOOK` that is not a `struct skiplist_hook`
- * member of `T`, or one given in the old third place, fails to compile.
- * - `name`: prefix of `struct name`, `struct name_iter` and every
- *   `name_*()` function
- * - `T`: element type; the list stores `T *` and never copies or frees
- *   an element
- * - `K_T`: key type, any assignable object type of at most 64 bytes
- * - `KEY_OF`, `CMP`: as for `SKIPLIST_DEFINE`
- * - `HOOK`: the name of `T`'s `struct skiplist_hook` member, through
- *   which an element is removed with no search
- * - `KPN`: keys per leaf node, 1..256 (1: one key per node)
- * - `MAXLVL`: levels counting the leaves, 1..32: the index above them has
- *   at most `MAXLVL - 1` levels; a list that outgrows them stays correct
- *   (its root grows wider)
- * - `PSHIFT`: promotion probability 1/2^PSHIFT, 1..8: the index's
- *   expected fanout is 2^PSHIFT, its nodes hold `2 << PSHIFT` entries
+ * keys pop in push order.
+ * - `name`, `T`, `K_T`, `KEY_OF`, `CMP`, `KPN`, `MAXLVL`, `PSHIFT`: as
+ *   for `SKIPLIST_DEFINE`, ranges included
+ * - `HOOK`: a member name, not an accessor: the name of `T`'s
+ *   `struct skiplist_hook` member, through which an element is removed
+ *   with no search. One that is not such a member, or one given in the
+ *   old third place, fails to compile.
  * \param ... name, T, K_T, KEY_OF, CMP, HOOK, KPN, MAXLVL, PSHIFT (above) */
 #define SKIPLIST_PQ_DEFINE(...)                                     \
     SLX_PQ_(SLX_PROTO_PQ_, SLX_PQ_NOTHING, SLX_STATIC, __VA_ARGS__) \
@@ -5924,22 +5908,15 @@ static inline void *slx_debugged_ptr(const struct slx_type *ty,
  *  \ref gen_common, \ref gen_remove and \ref gen_extent.
  *
  * `SKIPLIST_EXTENT_DEFINE(name, T, K_T, START, SIZE, KPN, MAXLVL,
- * PSHIFT)`; `SKIPLIST_DEFAULTS` may stand for the last three. A signed
- * `K_T`, or `START` or `SIZE` not of type `K_T`, fails to compile.
- * - `name`: prefix of `struct name`, `struct name_iter` and every
- *   `name_*()` function
- * - `T`: element type; the list stores `T *` and never copies or frees
- *   an element
- * - `K_T`: key type, an unsigned integer type
- * - `START`: the name of `T`'s member holding the extent's first point,
- *   of type `K_T`; the key
- * - `SIZE`: the name of `T`'s member holding its size, of type `K_T`
- * - `KPN`: keys per leaf node, 1..256 (1: one key per node)
- * - `MAXLVL`: levels counting the leaves, 1..32: the index above them has
- *   at most `MAXLVL - 1` levels; a list that outgrows them stays correct
- *   (its root grows wider)
- * - `PSHIFT`: promotion probability 1/2^PSHIFT, 1..8: the index's
- *   expected fanout is 2^PSHIFT, its nodes hold `2 << PSHIFT` entries
+ * PSHIFT)`; `SKIPLIST_DEFAULTS` may stand for the last three.
+ * - `name`, `T`, `KPN`, `MAXLVL`, `PSHIFT`: as for `SKIPLIST_DEFINE`,
+ *   ranges included
+ * - `K_T`: key type, an unsigned integer type (a signed one fails to
+ *   compile)
+ * - `START`, `SIZE`: member names, not accessors, because the list writes
+ *   `START` (`name_insert_hole()`): `T`'s members holding the extent's
+ *   first point (the key) and its size, both of type `K_T` (another type
+ *   fails to compile)
  * \param ... name, T, K_T, START, SIZE, KPN, MAXLVL, PSHIFT (above) */
 #define SKIPLIST_EXTENT_DEFINE(...)            \
     SLX_PROTO_EXTENT_(SLX_STATIC, __VA_ARGS__) \
@@ -6061,7 +6038,10 @@ static inline void *slx_debugged_ptr(const struct slx_type *ty,
  *  queue: remove) the current element, and only it.
  *  Each listing is visited once, in order: an element listed twice
  *  (`insert_multi` of an element already in) is visited twice, in place,
- *  whatever the body erased.
+ *  whatever the body erased. After an erase the loop finds its place
+ *  again, through the hook on a queue, otherwise by key: O(log n) plus
+ *  the equal keys before it; on the ordered index each step also compares
+ *  the next key with the current one, to know that place among equals.
  *  \param name the instance's name
  *  \param sl   the list
  *  \param it   a `struct name_iter` variable

@@ -120,9 +120,9 @@
  * flavor's. Link with -lurcu (memb), -lurcu-mb, -lurcu-qsbr or -lurcu-bp,
  * plus -lurcu-common -pthread.
  *
- * Contracts, per function, are in the "Generated API" comment below and in
- * docs/api.md. Errors are negative errno values; on any error the
- * structure is as before the call.
+ * The "Generated API" comment further down lists what the macros generate;
+ * each function's contract, and the rules every caller follows, are in
+ * docs/reference/skiplist_rcu_*.h, how to use them in docs/api.md.
  */
 #ifndef SKIPLIST_RCU_H
 #define SKIPLIST_RCU_H
@@ -204,7 +204,7 @@ static inline SLX_UNUSED void skiplist_rcu_read_unlock(void)
 }
 
 /** synchronize_rcu(), annotated: afterwards no reader still holds what
- *  was removed before the call. Not inside a read-side section. */
+ *  was removed before the call. */
 static inline SLX_UNUSED void skiplist_rcu_synchronize(void)
 {
     synchronize_rcu();
@@ -3157,106 +3157,53 @@ static SLX_UNUSED int slr_check(const struct slx_type *ty,
 /* ------------------------------------------------------------------ */
 /* Generated API                                                        */
 /* ------------------------------------------------------------------ */
+// clang-format off
 /*
- * Each function's contract, in the manner of liburcu's urcu/rculfhash.h:
- * what the caller must hold, the memory ordering, what concurrent readers
- * see (N = name; docs/api.md and docs/reference/skiplist_rcu_*.h have the
- * full reference). "Registered": the thread called rcu_register_thread()
- * (automatic with BP). "Read-side": between skiplist_rcu_read_lock() and
- * skiplist_rcu_read_unlock() (QSBR: an online thread counts as inside).
+ * What the macros below generate, one line each. Every contract (return
+ * values, errors, complexity, what may run beside each call, when its
+ * effect happens, the rules every caller follows) is in
+ * docs/reference/skiplist_rcu_*.h (the Doxygen site's "skiplist_rcu.h"
+ * modules); how to use it: docs/api.md. The macros' arguments and their
+ * ranges: SKIPLIST_RCU_DEFINE's comment below.
  *
- * Readers take no lock, write no shared memory, never retry, and load
- * the child pointers and leaf order words they follow with acquire loads
- * (nothing stronger), pairing with the writers' release stores; slots are
- * then read plainly. A reader's answer is the true one at an instant
- * inside the call; what it returns is valid until the caller's unlock.
- * Writers take effect at ONE release store: a leaf's order word (an
- * insert or erase in place) or a child pointer in a locked index node (a
- * compaction, split, merge or emptied leaf, publishing all its new nodes
- * at once). A reader that acquired the old word or pointer sees the list
- * before the write, one that acquires the new one sees it after; none
- * sees part of a write. Errors are negative errno values and change
- * nothing. -ENOMEM comes only from a write that copies or reshapes
- * (compaction, split, merge, an emptied leaf): an insert into a
- * never-used slot and an erase in place allocate nothing.
+ *   SKIPLIST_RCU_DEFINE       (name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT)
+ *   SKIPLIST_RCU_EXTENT_DEFINE(name, T, K_T, START, SIZE, KPN, MAXLVL, PSHIFT)
  *
- * Both faces:
- *   int N_init(struct N *sl, const struct skiplist_allocator *a,
- *              uint64_t seed)   0, -ENOMEM, -EINVAL. Before any other
- *       thread sees sl. The allocator (NULL: the default pools) must be
- *       thread safe: liburcu's call_rcu thread frees replaced nodes.
- *   void N_destroy(struct N *sl, void (*fn)(T *, void *), void *arg)
- *       No other thread uses sl; registered, outside any read-side
- *       section (it calls rcu_barrier()). fn (may be NULL) sees each
- *       element in order.
- *   size_t N_count(const struct N *sl)   reader, read-side: each leaf's
- *       word is acquired at its own instant, so the count is exact when
- *       no writer runs, else some value between.
- *   int N_check(const struct N *sl, char *why, size_t len)   registered,
- *       no writer running (readers may): 0, or -EINVAL and the reason.
- *   void N_stats(const struct N *sl, struct skiplist_rcu_stats *st)
- *       any registered thread: relaxed loads, recent values.
- *   T *N_iter_first(struct N_iter *it, const struct N *sl),
- *     N_iter_last(it, sl), N_iter_seek(it, sl, key) (first >= key),
- *     N_iter_next(it), N_iter_prev(it)   readers, read-side; an iterator
- *       lives in the section that started it. It keeps one leaf's
- *       snapshot (the slots its word lists never change) and leaving the
- *       leaf searches again, so keys come out strictly increasing
- *       (decreasing) beside writers; every key present for the whole walk
- *       is seen, one inserted or erased meanwhile may or may not be.
- * Ordered index (SKIPLIST_RCU_DEFINE):
- *   T *N_find(const struct N *sl, K_T key)   reader, read-side: one leaf,
- *       linearised at the acquire of its word.
- *   T *N_lower_bound(const struct N *sl, K_T key) (first >= key),
- *     N_upper_bound (first > key), N_floor (last <= key), N_below (last <
- *     key), N_first(sl), N_last(sl)   readers, read-side; one that
- *       crosses to the next leaf reads it at a later instant, and sees
- *       every key present for the whole call.
- *   int N_insert(struct N *sl, T *e, T **existing)   writer: registered,
- *       in a read-side section or not. 0, -EEXIST (*existing: the element
- *       holding the key, a reader's pointer, valid only inside the
- *       caller's own read-side section), -ENOMEM, -EINVAL (e NULL). Locks
- *       the index node above its leaf (a split: up the path). In place it
- *       writes a never-used slot, then release-stores the word that lists
- *       it: a reader sees e whole or not at all. -EEXIST is linearised at
- *       the load of the word that held the key.
- *   int N_erase_key(struct N *sl, K_T key, T **out)   0, -ENOENT, -ENOMEM
- *   int N_erase(struct N *sl, T *e)   0, -ENOENT, -EINVAL, -ENOMEM
- *       writers, as insert. In place: the release store of the word
- *       without the slot. Readers that acquired the old word may still
- *       return the element: free or reuse it only after a grace period
- *       (skiplist_rcu_synchronize() or skiplist_rcu_call()).
- * Extent index (SKIPLIST_RCU_EXTENT_DEFINE), closed ranges [lo, hi]:
- *   T *N_lookup(const struct N *sl, K_T point),
- *   int N_first_overlap(const struct N *sl, K_T lo, K_T hi, T **out)
- *     (0, -ENOENT, -EINVAL: lo > hi; *out NULL on either error),
- *   T *N_iter_overlap(it, const struct N *sl, K_T lo, K_T hi),
- *   T *N_iter_next_overlap(it)   readers, read-side, as above. Beside
- *       writers, two extents a walk returns in turn may overlap: one was
- *       erased and the other inserted into its space meanwhile.
- *   int N_insert(struct N *sl, T *e, T **clash)   writer. 0, -EINVAL
- *       (NULL, size 0, wraps), -EEXIST (*clash overlaps: a reader's
- *       pointer), -ENOMEM. Locks the parents of the leaves of its start
- *       and end and checks for overlaps under them, so two overlapping
- *       inserts never both succeed; published as the ordered insert.
- *   int N_erase(struct N *sl, T *e)   writer, as the ordered erase: 0,
- *       -ENOENT, -EINVAL, -ENOMEM (it may first raise the previous leaf's
- *       free-run bound, under that leaf's parent's lock).
- *   int N_insert_hole(struct N *sl, T *e, K_T align, K_T lo, K_T hi,
- *       int flags)   writer. 0, -EINVAL, -ENOSPC, -ENOMEM. Searches
- *       without locks (acquire loads, as a reader), then inserts through
- *       insert's locked, checked path; a race lost to another writer
- *       searches again (stats.retries). Not a snapshot: beside writers it
- *       can return -ENOSPC although the space was never full at one
- *       instant.
- * SKIPLIST_RCU_PROTOTYPE / _GENERATE (and the _EXTENT_ pair) declare and
- * define the same functions with external linkage, as skiplist.h's.
- *
- * ThreadSanitizer: build with -fsanitize=thread and suppress the races TSan
- * reports inside liburcu itself (a suppressions file with the line
- * "called_from_lib:liburcu.so"): its own queues hand work between threads
- * through futexes TSan cannot see.
+ * Both faces (docs/reference/skiplist_rcu_common.h):
+ *   int    name_init(struct name *sl, const struct skiplist_allocator *a, uint64_t seed);  set up
+ *   void   name_destroy(struct name *sl, void (*fn)(T *e, void *arg), void *arg);  free the nodes, fn per element
+ *   size_t name_count(const struct name *sl);                   elements (reader)
+ *   int    name_check(const struct name *sl, char *why, size_t len);  every invariant
+ *   void   name_stats(const struct name *sl, struct skiplist_rcu_stats *st);  writers' counters
+ *   T     *name_iter_first(struct name_iter *it, const struct name *sl);  (reader)
+ *   T     *name_iter_last(struct name_iter *it, const struct name *sl);   (reader)
+ *   T     *name_iter_seek(struct name_iter *it, const struct name *sl, K_T key);  at the lower bound (reader)
+ *   T     *name_iter_next(struct name_iter *it);                (reader)
+ *   T     *name_iter_prev(struct name_iter *it);                (reader)
+ * Ordered index, SKIPLIST_RCU_DEFINE (docs/reference/skiplist_rcu_map.h):
+ *   T     *name_find(const struct name *sl, K_T key);           the element with key (reader)
+ *   T     *name_lower_bound(const struct name *sl, K_T key);    first with key >= key (reader)
+ *   T     *name_upper_bound(const struct name *sl, K_T key);    first with key > key (reader)
+ *   T     *name_floor(const struct name *sl, K_T key);          last with key <= key (reader)
+ *   T     *name_below(const struct name *sl, K_T key);          last with key < key (reader)
+ *   T     *name_first(const struct name *sl);                   first (reader)
+ *   T     *name_last(const struct name *sl);                    last (reader)
+ *   int    name_insert(struct name *sl, T *e, T **existing);    insert, unique keys (writer)
+ *   int    name_erase_key(struct name *sl, K_T key, T **out);   remove the element with key (writer)
+ *   int    name_erase(struct name *sl, T *e);                   remove e (writer)
+ * Extent index, SKIPLIST_RCU_EXTENT_DEFINE (docs/reference/skiplist_rcu_extent.h):
+ *   T     *name_lookup(const struct name *sl, K_T point);       the extent holding point (reader)
+ *   int    name_first_overlap(const struct name *sl, K_T lo, K_T hi, T **out);  the lowest overlapping [lo, hi] (reader)
+ *   T     *name_iter_overlap(struct name_iter *it, const struct name *sl, K_T lo, K_T hi);  first overlapping (reader)
+ *   T     *name_iter_next_overlap(struct name_iter *it);        next overlapping (reader)
+ *   int    name_insert(struct name *sl, T *e, T **clash);       insert, no overlap (writer)
+ *   int    name_erase(struct name *sl, T *e);                   remove e (writer)
+ *   int    name_insert_hole(struct name *sl, T *e, K_T align, K_T lo, K_T hi, int flags);  place e in free space (writer)
+ * The header's own helpers, above: skiplist_rcu_read_lock(),
+ * skiplist_rcu_read_unlock(), skiplist_rcu_synchronize(), skiplist_rcu_call(),
+ * skiplist_rcu_callback_enter().
  */
+// clang-format on
 
 /* Types and declarations. ATTR is `static SLX_UNUSED` (DEFINE) or empty
  * (PROTOTYPE, GENERATE), as in skiplist.h. */
@@ -3466,14 +3413,9 @@ static SLX_UNUSED int slr_check(const struct slx_type *ty,
  *
  * `SKIPLIST_RCU_DEFINE(name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT)`,
  * at file scope, no semicolon needed; `SKIPLIST_RCU_DEFAULTS` may stand
- * for the last three. The arguments are `SKIPLIST_DEFINE`'s, with
- * narrower tuning ranges:
- * - `name`: prefix of `struct name`, `struct name_iter` and every
- *   `name_*()` function
- * - `T`: element type; the list stores `T *` and never frees an element
- * - `K_T`: key type, any assignable object type of at most 64 bytes
- * - `KEY_OF`: accessor, `KEY_OF(e)` is the key of `const T *e`
- * - `CMP`: `CMP(a, b)`, a three-way total order on `K_T`
+ * for the last three. The arguments are `SKIPLIST_DEFINE`'s and mean
+ * what they mean there, with narrower tuning ranges:
+ * - `name`, `T`, `K_T`, `KEY_OF`, `CMP`: as for `SKIPLIST_DEFINE`
  * - `KPN`: keys per leaf, 2..256
  * - `MAXLVL`: levels counting the leaves, 2..32
  * - `PSHIFT`: promotion probability 1/2^PSHIFT, 1..8
@@ -3508,12 +3450,7 @@ static SLX_UNUSED int slr_check(const struct slx_type *ty,
  *
  * `SKIPLIST_RCU_EXTENT_DEFINE(name, T, K_T, START, SIZE, KPN, MAXLVL,
  * PSHIFT)`; `SKIPLIST_RCU_DEFAULTS` may stand for the last three.
- * - `name`: prefix of the structs and functions
- * - `T`: element type
- * - `K_T`: an unsigned integer type
- * - `START`: the name of `T`'s member holding the first point (the key),
- *   of type `K_T`
- * - `SIZE`: the name of `T`'s member holding the size, of type `K_T`
+ * - `name`, `T`, `K_T`, `START`, `SIZE`: as for `SKIPLIST_EXTENT_DEFINE`
  * - `KPN`, `MAXLVL`, `PSHIFT`: as for `SKIPLIST_RCU_DEFINE`
  * \param ... name, T, K_T, START, SIZE, KPN, MAXLVL, PSHIFT (above) */
 #define SKIPLIST_RCU_EXTENT_DEFINE(...)        \

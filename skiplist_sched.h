@@ -65,14 +65,6 @@
  * lists every rule where this model still departs from the patch or from
  * BFS 0.40x, with the BFS function each one comes from.
  *
- * Beyond wake, pick and deschedule, the entry points a scheduler model
- * needs: skiplist_sched_tick() (ISO accounting of BFS's task_running_tick),
- * skiplist_sched_can_preempt() and skiplist_sched_preempt_cpu() (BFS's
- * can_preempt and try_preempt), skiplist_sched_yield(),
- * skiplist_sched_set_nice() and skiplist_sched_set_policy() (set_user_nice
- * with adjust_deadline, sched_setscheduler) and skiplist_sched_fork()
- * (sched_fork: the child takes half the parent's slice and its deadline).
- *
  * Levels: the engine draws node levels from a per-list generator that
  * advances on every insert, so a burst of inserts at one clock value still
  * gets independent levels (the patch seeded each insert with niffies alone).
@@ -83,6 +75,12 @@
  *
  * Concurrency: none inside; BFS holds one lock (grq.lock) around all of
  * this, and so must the caller.
+ *
+ * Map of this file, top to bottom: public configuration and types;
+ * internals (prefix sls_); the "API" comment, which lists every function,
+ * with the BFS function it models, and points to its contract in
+ * docs/reference/skiplist_sched_api.h; the functions: queries, tasks,
+ * the runqueue.
  */
 #ifndef SKIPLIST_SCHED_H
 #define SKIPLIST_SCHED_H
@@ -95,7 +93,12 @@
 extern "C" {
 #endif
 
-/** CPUs an affinity mask can name (a multiple of 64). */
+/* ------------------------------------------------------------------ */
+/* Public configuration and types                                      */
+/* ------------------------------------------------------------------ */
+
+/** CPUs an affinity mask can name: a multiple of 64 in 64..32768; define
+ *  it before the include to change it. */
 #ifndef SKIPLIST_SCHED_NR_CPUS
 #define SKIPLIST_SCHED_NR_CPUS 1024
 #endif
@@ -174,6 +177,8 @@ struct skiplist_sched_task {
     uint64_t cpus_allowed[SKIPLIST_SCHED_NR_CPUS / 64];
 };
 
+/* The queue itself: an instance of skiplist.h's priority-queue face,
+ * internal (sls_q_*), which struct skiplist_sched embeds. */
 #define SLS_KEY(t) ((t)->key)
 SKIPLIST_PQ_DEFINE(sls_q, struct skiplist_sched_task, uint64_t, SLS_KEY,
                    SKIPLIST_CMP_NUM, hook, SKIPLIST_SCHED_CONFIG)
@@ -193,9 +198,11 @@ struct skiplist_sched {
     uint64_t scaling[SKIPLIST_SCHED_NR_CPUS / 64];
 };
 
-/* --- helpers ------------------------------------------------------- */
-/* Internals: prefix sls_ / SLS_ (as skiplist.h's slx_ and
- * skiplist_rcu.h's slr_), never API. */
+/* ------------------------------------------------------------------ */
+/* Internals (prefix sls_ / SLS_; not part of the API)                 */
+/* ------------------------------------------------------------------ */
+/* As skiplist.h's slx_ and skiplist_rcu.h's slr_. The API's own helpers
+ * (sls_key_as, sls_take, ...) sit beside the functions that use them. */
 
 /* splitmix64's finaliser: spreads every input bit over the output. */
 static inline uint64_t sls_mix(uint64_t x)
@@ -275,12 +282,110 @@ static inline unsigned sls_policy_cls(unsigned policy)
     }
 }
 
+/* ------------------------------------------------------------------ */
+/* API                                                                 */
+/* ------------------------------------------------------------------ */
+// clang-format off
+/*
+ * Ordinary functions, defined below in this order, one line each. Every
+ * contract (what each does in BFS's terms, return values, errors,
+ * complexity) is in docs/reference/skiplist_sched_api.h (the Doxygen
+ * site's "Runqueue" module); how to use them: docs/api.md and
+ * docs/guides/runqueue.md.
+ *
+ * Queries:
+ *   uint64_t skiplist_sched_deadline_diff(int nice);
+ *       the deadline offset of a nice level, in ns (BFS: prio_deadline_diff)
+ *   uint64_t skiplist_sched_longest_deadline_diff(void);
+ *       the offset a sticky task carries elsewhere
+ *   bool skiplist_sched_queued(const struct skiplist_sched_task *t);
+ *       t is queued
+ *   size_t skiplist_sched_nr_queued(const struct skiplist_sched *rq);
+ *       tasks queued
+ *   unsigned skiplist_sched_class_of(const struct skiplist_sched *rq,
+ *                                    const struct skiplist_sched_task *t);
+ *       the class t would be queued as now
+ *   uint64_t skiplist_sched_key_of(const struct skiplist_sched *rq,
+ *                                  const struct skiplist_sched_task *t);
+ *       the key t would be queued with now
+ *   struct skiplist_sched_task *
+ *   skiplist_sched_sticky(const struct skiplist_sched *rq, unsigned cpu);
+ *       cpu's sticky task
+ * Tasks:
+ *   int skiplist_sched_task_init(struct skiplist_sched_task *t, int policy,
+ *                                int rt_prio, int nice);
+ *       set a task up
+ *   int skiplist_sched_cpu_allow(struct skiplist_sched_task *t, unsigned cpu,
+ *                                bool allow);
+ *       allow or forbid one CPU
+ *   void skiplist_sched_cpu_none(struct skiplist_sched_task *t);
+ *       clear the affinity mask
+ *   bool skiplist_sched_cpu_allowed(const struct skiplist_sched_task *t,
+ *                                   unsigned cpu);
+ *       t may run on cpu
+ * The runqueue:
+ *   int skiplist_sched_init(struct skiplist_sched *rq, unsigned nr_cpus,
+ *                           const struct skiplist_allocator *a, uint64_t seed);
+ *       set a runqueue up
+ *   void skiplist_sched_destroy(struct skiplist_sched *rq);
+ *       free it; queued tasks are unlinked
+ *   void skiplist_sched_advance(struct skiplist_sched *rq, uint64_t ns);
+ *       advance the clock by ns
+ *   int skiplist_sched_set_scaling(struct skiplist_sched *rq, unsigned cpu,
+ *                                  bool scaling);
+ *       cpu scales its frequency down, or not
+ *   int skiplist_sched_set_iso(struct skiplist_sched *rq, unsigned percent,
+ *                              uint64_t period_ticks);
+ *       the ISO tasks' CPU-share limit
+ *   int skiplist_sched_set_sticky_rule(struct skiplist_sched *rq, int rule);
+ *       choose the own-CPU sticky test
+ *   int skiplist_sched_enqueue(struct skiplist_sched *rq,
+ *                              struct skiplist_sched_task *t);
+ *       wake t up
+ *   int skiplist_sched_dequeue(struct skiplist_sched *rq,
+ *                              struct skiplist_sched_task *t);
+ *       take a queued task off
+ *   struct skiplist_sched_task *
+ *   skiplist_sched_pick(struct skiplist_sched *rq, unsigned cpu);
+ *       the task cpu runs next, dequeued (earliest_deadline_task)
+ *   int skiplist_sched_deschedule(struct skiplist_sched *rq, unsigned cpu,
+ *                                 struct skiplist_sched_task *t,
+ *                                 uint64_t ran_ns, bool runnable);
+ *       t leaves cpu after running ran_ns (schedule() for prev)
+ *   int skiplist_sched_tick(struct skiplist_sched *rq, unsigned cpu,
+ *                           struct skiplist_sched_task *curr);
+ *       one scheduler tick on cpu (task_running_tick, ISO accounting)
+ *   int skiplist_sched_set_nice(struct skiplist_sched *rq,
+ *                               struct skiplist_sched_task *t, int nice);
+ *       change the nice level (set_user_nice)
+ *   int skiplist_sched_set_policy(struct skiplist_sched *rq,
+ *                                 struct skiplist_sched_task *t, int policy,
+ *                                 int rt_prio, int nice);
+ *       change policy, rt_prio and nice (sched_setscheduler)
+ *   bool skiplist_sched_can_preempt(const struct skiplist_sched *rq,
+ *                                   const struct skiplist_sched_task *p,
+ *                                   const struct skiplist_sched_task *curr);
+ *       p, just queued, preempts curr (can_preempt)
+ *   int skiplist_sched_preempt_cpu(const struct skiplist_sched *rq,
+ *           const struct skiplist_sched_task *p,
+ *           const struct skiplist_sched_task *const *curr);
+ *       the CPU to reschedule for p (try_preempt)
+ *   int skiplist_sched_yield(struct skiplist_sched *rq, unsigned cpu,
+ *                            struct skiplist_sched_task *t, uint64_t ran_ns,
+ *                            struct skiplist_sched_task **next);
+ *       t yields cpu; *next is its pick (sched_yield)
+ *   int skiplist_sched_fork(struct skiplist_sched *rq,
+ *           struct skiplist_sched_task *parent, uint64_t ran_ns,
+ *           struct skiplist_sched_task *child);
+ *       parent forks child (sched_fork)
+ *   int skiplist_sched_check(const struct skiplist_sched *rq, char *why,
+ *                            size_t len);
+ *       every invariant
+ */
+// clang-format on
+
 /* --- queries ------------------------------------------------------- */
 
-/** Virtual deadline difference of a nice level, in ns: BFS's
- *  prio_deadline_diff(), prio_ratios[nice + 20] * rr_interval *
- *  (MS_TO_NS(1) / 128) with MS_TO_NS(1) = 2^20: 6.29 ms at nice -20,
- *  41.09 ms at 0, 250.13 ms at 19. Nice is clamped to -20..19. O(1). */
 static inline uint64_t skiplist_sched_deadline_diff(int nice)
 {
     /* BFS's table: 128, then each entry the one before * 11 / 10,
@@ -295,26 +400,21 @@ static inline uint64_t skiplist_sched_deadline_diff(int nice)
            ((UINT64_C(1) << 20) / 128u);
 }
 
-/** The offset a sticky task carries on other CPUs: nice 19's difference. */
 static inline uint64_t skiplist_sched_longest_deadline_diff(void)
 {
     return skiplist_sched_deadline_diff(19);
 }
 
-/** Whether t is in the queue (linked). O(1). */
 static inline bool skiplist_sched_queued(const struct skiplist_sched_task *t)
 {
     return sls_q_queued(t);
 }
 
-/** Tasks queued. O(1). */
 static inline size_t skiplist_sched_nr_queued(const struct skiplist_sched *rq)
 {
     return sls_q_count(&rq->q);
 }
 
-/** The class t runs as if queued now: realtime by policy, ISO unless ISO is
- *  refractory (then NORMAL), IDLEPRIO, else NORMAL/BATCH. O(1). */
 static inline unsigned
 skiplist_sched_class_of(const struct skiplist_sched *rq,
                         const struct skiplist_sched_task *t)
@@ -345,9 +445,6 @@ static inline uint64_t sls_key_as(const struct skiplist_sched_task *t,
     }
 }
 
-/** The key t would be queued with now, not sticky (smaller runs first).
- *  Wake-up preemption is skiplist_sched_can_preempt()'s business: it
- *  compares priorities and deadlines as BFS does, not keys. O(1). */
 static inline uint64_t
 skiplist_sched_key_of(const struct skiplist_sched *rq,
                       const struct skiplist_sched_task *t)
@@ -355,7 +452,6 @@ skiplist_sched_key_of(const struct skiplist_sched *rq,
     return sls_key_as(t, skiplist_sched_class_of(rq, t), false);
 }
 
-/** CPU cpu's sticky task, or NULL (also for cpu out of range). O(1). */
 static inline struct skiplist_sched_task *
 skiplist_sched_sticky(const struct skiplist_sched *rq, unsigned cpu)
 {
@@ -364,9 +460,6 @@ skiplist_sched_sticky(const struct skiplist_sched *rq, unsigned cpu)
 
 /* --- tasks --------------------------------------------------------- */
 
-/** Sets a task up: policy, rt_prio (1..99 for FIFO/RR, 0 otherwise), nice
- *  (-20..19); a full slice, no deadline yet (given at first enqueue), every
- *  CPU allowed, not sticky. 0, or -EINVAL (t untouched). O(NR_CPUS/64). */
 static inline int skiplist_sched_task_init(struct skiplist_sched_task *t,
                                            int policy, int rt_prio, int nice)
 {
@@ -385,9 +478,6 @@ static inline int skiplist_sched_task_init(struct skiplist_sched_task *t,
     return 0;
 }
 
-/** Affinity: allow or forbid one CPU, or clear the whole mask. Allowed on a
- *  queued task (it only changes which CPUs may pick it). 0, -EINVAL (cpu >=
- *  SKIPLIST_SCHED_NR_CPUS). O(1). */
 static inline int skiplist_sched_cpu_allow(struct skiplist_sched_task *t,
                                            unsigned cpu, bool allow)
 {
@@ -406,7 +496,6 @@ static inline void skiplist_sched_cpu_none(struct skiplist_sched_task *t)
     memset(t->cpus_allowed, 0, sizeof(t->cpus_allowed));
 }
 
-/** Whether t may run on cpu (false for cpu out of range). O(1). */
 static inline bool
 skiplist_sched_cpu_allowed(const struct skiplist_sched_task *t, unsigned cpu)
 {
@@ -416,10 +505,6 @@ skiplist_sched_cpu_allowed(const struct skiplist_sched_task *t, unsigned cpu)
 
 /* --- runqueue ------------------------------------------------------ */
 
-/** Sets up a runqueue for nr_cpus CPUs (1..SKIPLIST_SCHED_NR_CPUS); a NULL
- *  allocator selects the engine's pooled one; seed is mixed with clocks,
- *  the address of rq and a counter (see the top of this file). ISO limit:
- *  70% over 5 s. 0, -EINVAL, -ENOMEM. O(NR_CPUS). */
 static inline int skiplist_sched_init(struct skiplist_sched *rq,
                                       unsigned nr_cpus,
                                       const struct skiplist_allocator *a,
@@ -447,23 +532,18 @@ static inline void sls_release(struct skiplist_sched_task *t, void *arg)
     t->sticky_cpu = -1;
 }
 
-/** Frees the queue's memory. Tasks still queued are unlinked (queued()
- *  false, not sticky), never freed: they belong to the caller. O(n). */
 static inline void skiplist_sched_destroy(struct skiplist_sched *rq)
 {
     sls_q_destroy(&rq->q, sls_release, NULL);
     memset(rq->sticky, 0, sizeof(rq->sticky));
 }
 
-/** Advances the clock (niffies) by ns. O(1). */
 static inline void skiplist_sched_advance(struct skiplist_sched *rq,
                                           uint64_t ns)
 {
     rq->niffies += ns;
 }
 
-/** Marks cpu as scaling its frequency down (it then never takes another
- *  CPU's sticky task) or not. 0, -EINVAL (cpu out of range). O(1). */
 static inline int skiplist_sched_set_scaling(struct skiplist_sched *rq,
                                              unsigned cpu, bool scaling)
 {
@@ -477,11 +557,6 @@ static inline int skiplist_sched_set_scaling(struct skiplist_sched *rq,
     return 0;
 }
 
-/** ISO limit: percent (0..100) of all CPUs over a window of period_ticks
- *  ticks (0: BFS's ISO_PERIOD, 5 * HZ * nr_cpus + 1). 0; -EINVAL for a
- *  percent over 100 or a window of one tick (BFS's decay, usage / period
- *  + 1 per tick, would take more than the usage; BFS's own window is
- *  never under 6 ticks). O(1). */
 static inline int skiplist_sched_set_iso(struct skiplist_sched *rq,
                                          unsigned percent,
                                          uint64_t period_ticks)
@@ -496,9 +571,6 @@ static inline int skiplist_sched_set_iso(struct skiplist_sched *rq,
     return 0;
 }
 
-/** Chooses the own-CPU sticky test: SKIPLIST_SCHED_STICKY_REAL (the
- *  default) or SKIPLIST_SCHED_STICKY_PATCH (the patch's code as written).
- *  Takes effect at the next pick. 0, -EINVAL. O(1). */
 static inline int skiplist_sched_set_sticky_rule(struct skiplist_sched *rq,
                                                  int rule)
 {
@@ -509,10 +581,6 @@ static inline int skiplist_sched_set_sticky_rule(struct skiplist_sched *rq,
     return 0;
 }
 
-/** Wakes t up: queues it with its current deadline (a sleeper keeps the one
- *  it had, as in BFS; a fresh task gets niffies + its nice's difference).
- *  0, -EINVAL (t NULL), -EEXIST (already queued), -ENOMEM (nothing
- *  changed). O(log n). */
 static inline int skiplist_sched_enqueue(struct skiplist_sched *rq,
                                          struct skiplist_sched_task *t)
 {
@@ -576,9 +644,6 @@ static inline int sls_unstick(struct skiplist_sched *rq,
     return 0;
 }
 
-/** Takes a queued task off the queue (it sleeps or exits); a sticky task
- *  stops being sticky. 0, -EINVAL (NULL), -ENOENT (not queued in rq). O(KPN),
- * no search. */
 static inline int skiplist_sched_dequeue(struct skiplist_sched *rq,
                                          struct skiplist_sched_task *t)
 {
@@ -587,15 +652,6 @@ static inline int skiplist_sched_dequeue(struct skiplist_sched *rq,
     return sls_take(rq, t);
 }
 
-/** Picks the task cpu runs next and dequeues it (BFS's
- *  earliest_deadline_task() as the patch wrote it): the first task in key
- *  order allowed on cpu, skipping other CPUs' sticky tasks while cpu scales
- *  down; then cpu's own sticky task, if allowed there, is taken instead
- *  when the sticky rule says so (skiplist_sched_set_sticky_rule(): by
- *  default when its real, un-offset key is smaller, or equal and queued
- *  earlier). Picking a realtime task unsticks cpu's sticky task. NULL when
- *  no queued task may run on cpu, or cpu >= nr_cpus. The task remembers
- *  cpu. O(1) when the first task is eligible; O(skipped) otherwise. */
 static inline struct skiplist_sched_task *
 skiplist_sched_pick(struct skiplist_sched *rq, unsigned cpu)
 {
@@ -638,17 +694,6 @@ skiplist_sched_pick(struct skiplist_sched *rq, unsigned cpu)
     return t;
 }
 
-/** The running task t leaves cpu after running ran_ns (the caller advanced
- *  the clock): BFS's schedule() for prev. Its slice is charged unless it is
- *  FIFO; a spent slice (less than RESCHED_NS left), and any SCHED_BATCH
- *  slice, is refilled and the deadline renewed to niffies + its nice's
- *  difference (check_deadline()). When runnable, t is queued again, and
- *  when cpu is still in its affinity mask the sticky hand-over runs
- *  (swap_sticky()): cpu's previous sticky task is unstuck (re-keyed without
- *  the offset) and t, unless realtime, becomes cpu's sticky task. When not
- *  runnable (it sleeps) only the accounting is done. 0; -EINVAL (NULL, cpu
- *  out of range); -EEXIST (t is queued); -ENOMEM (nothing changed, t not
- *  queued). O(log n). */
 static inline int skiplist_sched_deschedule(struct skiplist_sched *rq,
                                             unsigned cpu,
                                             struct skiplist_sched_task *t,
@@ -710,17 +755,6 @@ static inline int skiplist_sched_deschedule(struct skiplist_sched *rq,
     return 0;
 }
 
-/** One scheduler tick on cpu, with curr running there (NULL when idle):
- *  BFS's task_running_tick() and no_iso_tick(). The tick counts 100
- *  towards the ISO limit when curr runs as realtime, or has the ISO policy
- *  while ISO is not refractory (up to 100 * period - 100); any other tick
- *  takes usage / period + 1 off it. When curr has the ISO policy, usage
- *  above iso_cpu% of the window makes ISO refractory (ISO tasks queue as
- *  NORMAL); usage below (iso_cpu * 115 / 128)% (62% of it for 70) ends
- *  that. If curr then runs as ISO while ISO is refractory, its slice is
- *  zeroed, so its deschedule refills it with a new deadline, and 1 is
- *  returned: the caller should deschedule it. 0 otherwise, -EINVAL for cpu
- *  out of range. O(1). */
 static inline int skiplist_sched_tick(struct skiplist_sched *rq, unsigned cpu,
                                       struct skiplist_sched_task *curr)
 {
@@ -804,14 +838,6 @@ static inline int sls_change(struct skiplist_sched *rq,
     return 0;
 }
 
-/** Changes the nice level (-20..19): BFS's set_user_nice(). A realtime
- *  task only records it. Otherwise the deadline moves by the difference of
- *  the two levels' deadline offsets (adjust_deadline(); a task that never
- *  had a deadline gets one at its first wake-up instead), and a queued task
- *  is re-keyed behind its new equals; when the nice level drops, the wake-up
- *  preemption test BFS then runs clears a queued task's stickiness. The
- *  caller decides preemption with skiplist_sched_can_preempt(). 0, -EINVAL,
- *  -ENOMEM (nothing changed). O(log n). */
 static inline int skiplist_sched_set_nice(struct skiplist_sched *rq,
                                           struct skiplist_sched_task *t,
                                           int nice)
@@ -829,12 +855,6 @@ static inline int skiplist_sched_set_nice(struct skiplist_sched *rq,
     return sls_change(rq, t, t->policy, t->rt_prio, nice, dl, nice < t->nice);
 }
 
-/** Changes policy, rt_prio and nice (validated as in task_init): BFS's
- *  sched_setscheduler() when policy or rt_prio change (a queued task is
- *  re-keyed for its new class, goes behind its new equals and stops being
- *  sticky, as BFS's try_preempt() clears the flag; a running one runs as
- *  its new class), then skiplist_sched_set_nice() when the nice level
- *  changes. 0, -EINVAL, -ENOMEM (nothing changed). O(log n). */
 static inline int skiplist_sched_set_policy(struct skiplist_sched *rq,
                                             struct skiplist_sched_task *t,
                                             int policy, int rt_prio, int nice)
@@ -866,12 +886,6 @@ static inline unsigned sls_prio(const struct skiplist_sched_task *t)
     }
 }
 
-/** Whether p, just queued (woken, forked, re-niced), preempts curr running
- *  on some CPU (NULL: the CPU is idle): BFS's can_preempt() behind
- *  try_preempt(). An idle CPU is always preempted; otherwise an IDLEPRIO
- *  task never preempts, a better priority always does (realtime by
- *  rt_prio, then ISO, NORMAL/BATCH, IDLEPRIO) and an equal one, realtime
- *  included, when p's deadline is strictly earlier. O(1). */
 static inline bool
 skiplist_sched_can_preempt(const struct skiplist_sched *rq,
                            const struct skiplist_sched_task *p,
@@ -888,13 +902,6 @@ skiplist_sched_can_preempt(const struct skiplist_sched *rq,
     return p->deadline < curr->deadline;
 }
 
-/** The CPU BFS's try_preempt() would reschedule for p, just queued: curr[c]
- *  is the task running on CPU c (NULL when idle), for every c < nr_cpus.
- *  An idle CPU in p's mask first (p's last CPU, else the lowest; BFS ranks
- *  idle CPUs by cache distance). Else, unless p is IDLEPRIO, the allowed
- *  CPU running the worst priority, the latest deadline among equals (the
- *  lowest CPU among exact ties), if p can preempt it. -1 when none. O(nr_cpus).
- */
 static inline int
 skiplist_sched_preempt_cpu(const struct skiplist_sched *rq,
                            const struct skiplist_sched_task *p,
@@ -927,11 +934,6 @@ skiplist_sched_preempt_cpu(const struct skiplist_sched *rq,
                                                                       : -1;
 }
 
-/** The running task t yields cpu after running ran_ns: BFS's sched_yield(),
- *  which is schedule() with t still runnable. t is descheduled (its slice
- *  and deadline stay unless spent) and *next receives cpu's pick, which is
- *  t again when it still comes first. 0, or deschedule's errors (then
- *  *next is untouched). O(log n). */
 static inline int skiplist_sched_yield(struct skiplist_sched *rq, unsigned cpu,
                                        struct skiplist_sched_task *t,
                                        uint64_t ran_ns,
@@ -946,17 +948,6 @@ static inline int skiplist_sched_yield(struct skiplist_sched *rq, unsigned cpu,
     return 0;
 }
 
-/** The running task parent forks child, after running ran_ns since it was
- *  picked (the figure its deschedule will be given): BFS's sched_fork().
- *  child becomes a task of parent's policy, rt_prio, nice and affinity, not
- *  queued, not sticky, with parent's deadline. A FIFO parent's child copies
- *  its slice. Otherwise, when at least 2 * RESCHED_NS of parent's slice is
- *  left, parent keeps half of what is left and child gets that half;
- *  else parent's slice is spent (its deschedule refills it) and child
- *  starts with a full slice and a deadline of its own, niffies + its
- *  nice's difference, and 1 is returned: the caller should deschedule
- *  parent. Wake the child with skiplist_sched_enqueue(). 0 or 1; -EINVAL
- *  (NULL, the same task); -EEXIST (child is queued). O(NR_CPUS/64). */
 static inline int skiplist_sched_fork(struct skiplist_sched *rq,
                                       struct skiplist_sched_task *parent,
                                       uint64_t ran_ns,
@@ -1009,11 +1000,6 @@ static inline SLX_PRINTF(3, 4) void sls_why(char *why, size_t len,
     va_end(ap);
 }
 
-/** Verifies the queue (the engine's check) and this header's invariants:
- *  each queued task's key matches its class, deadline and stickiness; equal
- *  keys in seq order; sticky slots and tasks point at each other and are
- *  queued. 0, or -EINVAL with the first violation in why (when why is
- *  not NULL), as name_check() does. O(n + nr_cpus). */
 static inline int skiplist_sched_check(const struct skiplist_sched *rq,
                                        char *why, size_t len)
 {

@@ -42,9 +42,10 @@ function links(line,    out, pre, target, page, anchor, i) {
 }
 # Links to files the site shows as pages of their own go to those pages:
 # an example program (any path ending in examples/NAME.c, to its \example
-# page), a header of docs/reference/ or one of the three public headers
-# (to its file page), docs/reference/ itself (to the Generated API
-# module). Markdown links and the href of HTML links alike.
+# page), a header of docs/reference/ (to the module it documents, or its
+# file page) or one of the three public headers (to its file page),
+# docs/reference/ itself (to the Generated API module). Markdown links and
+# the href of HTML links alike.
 function files(line,    out, t, re) {
     out = ""
     re = "(\\]\\(|href=\")[^)\" #]*(examples/[A-Za-z0-9_-]+\\.c|reference/[A-Za-z0-9_-]+\\.h|skiplist(_rcu|_sched)?\\.h|reference/)[)\"]"
@@ -60,8 +61,9 @@ function files(line,    out, t, re) {
     }
     return out line
 }
-# The new target for a matched link t; html: for an HTML href.
-function target(t, html,    name) {
+# The new target for a matched link t; html: for an HTML href. A header
+# of docs/reference/ that holds one module goes to the module's page.
+function target(t, html,    name, g) {
     sub(/[)"]$/, "", t)
     if (t ~ /reference\/$/)
         return html ? "group__generated.html" : "#generated"
@@ -72,9 +74,28 @@ function target(t, html,    name) {
         sub(/\.c$/, "_8c-example.html", name)
         return name
     }
+    if (t ~ /reference\// && (name in group)) {
+        g = group[name]
+        if (!html)
+            return "#" g
+        gsub(/_/, "__", g)
+        return "group__" g ".html"
+    }
     return html ? t : "#" name
 }
-BEGIN { this_page = "" }
+BEGIN {
+    this_page = ""
+    group["skiplist_common.h"] = "gen_common"
+    group["skiplist_remove.h"] = "gen_remove"
+    group["skiplist_map.h"] = "gen_map"
+    group["skiplist_pq.h"] = "gen_pq"
+    group["skiplist_extent.h"] = "gen_extent"
+    group["skiplist_rank.h"] = "gen_rank"
+    group["skiplist_rcu_common.h"] = "gen_rcu"
+    group["skiplist_rcu_map.h"] = "gen_rcu_map"
+    group["skiplist_rcu_extent.h"] = "gen_rcu_extent"
+    group["skiplist_sched_api.h"] = "sched"
+}
 FNR == 1 { this_page = page_of(FILENAME); fence = 0; n_heads = 0 }
 /^[ \t]*(```|~~~)/ { fence = !fence; print; next }
 fence { print; next }

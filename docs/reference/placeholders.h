@@ -1,15 +1,30 @@
 /**
  * \file placeholders.h
- * \brief The placeholders of the generated API: `name`, `T`, `K_T`.
+ * \brief The placeholders of the generated API: `name`, `T`, `K_T`; and
+ *        what docs/reference/ is for.
  *
- * This header exists for the documentation only: the functions the
- * `SKIPLIST_*DEFINE` macros generate are invisible to Doxygen in the real
- * headers, so docs/reference/ declares them once, written with the macro's
- * own parameter names as placeholders. `tests/docs/sync.sh` (run by
- * `make test`) compiles every face with exactly these names and fails when
- * a generated function is missing here or a documented one is not
- * generated, or when a parameter list differs.
+ * **What the reference is for.** docs/reference/ is the one place where
+ * each generated function's contract is written: what it returns, every
+ * error code and what the list looks like afterwards, its complexity,
+ * its preconditions and, for skiplist_rcu.h, what may run beside it and
+ * when its effect happens. Everything else points here instead of
+ * restating it: docs/api.md (how to use the API: instantiation,
+ * ownership and threads, which call when), the "Generated API" comment
+ * in each header (prototypes with one-line summaries) and the guides
+ * (worked examples). The other homes, one per kind of fact:
+ * - the instantiation macros' arguments and their ranges (`KPN` 1..256
+ *   and the others): each `*_DEFINE` macro's own comment in skiplist.h
+ *   and skiplist_rcu.h;
+ * - the public types and constants (`struct skiplist_allocator`,
+ *   `struct skiplist_hook`, `SKIPLIST_DEFAULTS`, ...): their comments in
+ *   the headers;
+ * - the compile-time switches: switches.h;
+ * - skiplist_sched.h's functions, which are real functions, not
+ *   generated: skiplist_sched_api.h.
  *
+ * The functions the `SKIPLIST_*DEFINE` macros generate are invisible to
+ * Doxygen in the real headers, so the reference declares them once,
+ * written with the macro's own parameter names as placeholders:
  * - `name` is the first macro argument: it prefixes `struct name`,
  *   `struct name_iter` and every `name_*()` function. With
  *   `SKIPLIST_DEFINE(imap, ...)`, `name_find` is `imap_find`.
@@ -17,6 +32,31 @@
  *
  * Names that contain `name_slx_` or `name_slr_` are the library's own
  * helpers, never API, and are not listed.
+ *
+ * **What the checks guarantee** (both part of `make test`):
+ * - `make docs-sync` (tests/docs/sync.sh): every face is instantiated
+ *   with exactly these placeholder names and gcc lists the prototypes the
+ *   macros generate; they must equal, parameter types and names
+ *   included, the prototypes written here. So the reference documents
+ *   every generated function, and nothing that is not generated, as it
+ *   is really declared; and every reference header that declares
+ *   functions belongs to a face.
+ * - `make docs-check` (Doxygen with warnings as errors, then
+ *   tests/docs/indexes.sh): every parameter and return value here and in
+ *   the headers is documented (a missing `\param` is a warning); every
+ *   `\fn` of skiplist_sched_api.h matches the real function's
+ *   signature; every generated function is in the site's function
+ *   index and no engine-internal or example symbol is; every `SKIPLIST_*`
+ *   macro, and every argument of a function-like one, is documented;
+ *   every page under docs/ and every diagram and plot it shows was made;
+ *   every link of a Markdown page to another page, or to a section of
+ *   one, resolves.
+ *
+ * No check reads the sentences: docs/errors.md ties each documented
+ * error path to the test that pins it down. Nor are the headers'
+ * "Generated API" comments compared with the macros; they are a table
+ * of contents for a reader of the header, and where one disagrees with
+ * this reference, the reference is the one checked.
  */
 /* A table: one row per line. */
 // clang-format off
@@ -58,12 +98,8 @@
  * queries and aligned hole allocation). The functions they generate are
  * documented in the \ref generated "Generated API" modules; this file's
  * own entries are the macros and the public types. How it works:
- * docs/design.md.
- *
- * Errors are negative errno values; on any error the structure is exactly
- * as before the call. The library takes no locks: calls that take a
- * `const struct name *` may run concurrently on a list no thread
- * modifies; anything else needs the list to itself.
+ * docs/design.md. The rules every call follows (errors, threads, keys):
+ * \ref gen_common.
  */
 
 /**
@@ -74,9 +110,9 @@
  * Enqueue, pick with affinity and sticky tasks, deschedule, the
  * preemption test, yield, nice and policy changes and fork, in BFS's own
  * units. The functions here are ordinary functions (not generated) and
- * are listed in the \ref sched "Runqueue" module. No locking inside: hold
- * one lock around every call on a runqueue, as BFS holds grq.lock.
- * docs/bfs-model.md lists where the model departs from BFS.
+ * are documented, with the rules every call follows, in the \ref sched
+ * "Runqueue" module. docs/bfs-model.md lists where the model departs
+ * from BFS.
  */
 
 /**
@@ -86,12 +122,10 @@
  *
  * `SKIPLIST_RCU_DEFINE` and `SKIPLIST_RCU_EXTENT_DEFINE` generate the
  * functions documented in the \ref gen_rcu "skiplist_rcu.h" modules, each
- * with its concurrency contract. Readers run inside
- * `skiplist_rcu_read_lock()` ... `skiplist_rcu_read_unlock()` and take no
- * lock; writers lock only the index nodes they change; replaced nodes are
- * freed after a grace period. Link with the flavor's library
- * (`-lurcu` for memb, the default; `-lurcu-mb`, `-lurcu-qsbr`,
- * `-lurcu-bp`) plus `-lurcu-common -pthread`.
+ * with its concurrency contract, and the rules every caller follows
+ * (\ref gen_rcu). Readers take no lock; writers lock only the index
+ * nodes they change; replaced nodes are freed after a grace period. The
+ * liburcu flavors and what to link: switches.h.
  */
 
 #ifndef SKIPLIST_DOCS_PLACEHOLDERS_H

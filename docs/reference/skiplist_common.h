@@ -25,11 +25,24 @@ struct skiplist_allocator;
  * \brief What `SKIPLIST_DEFINE`, `SKIPLIST_PQ_DEFINE` and
  *        `SKIPLIST_EXTENT_DEFINE` all generate.
  *
+ * Errors are negative errno values. On any error the list holds exactly
+ * what it held before the call, every element in its place; only its
+ * spare nodes may differ: an insert that fails after reserving the index
+ * nodes a split needs keeps them for the next insert (or
+ * `name_destroy()`), so `name_bytes()` can grow.
+ *
  * Thread safety: the library takes no locks. Calls that take a
  * `const struct name *` (the searches, first and last, count, empty,
  * bytes, check, iteration) write nothing, so any number of threads may
  * run them at once on a list that no thread modifies. Every other call
- * needs the list to itself. Different lists are independent.
+ * needs the list to itself. Different lists are independent: the default
+ * allocator keeps its pool per list, and a caller's allocator shared by
+ * lists used from several threads must be thread safe itself.
+ *
+ * Keys: the leaves keep a copy of every key, so an element's key must not
+ * change while it is linked (`name_check()` reports the element out of
+ * order). Take it out, change it, put it back; a queue has
+ * `name_requeue()` for exactly that.
  *
  * On the extent faces the key is the extent's start: the searches below
  * compare starts (`name_lookup()` finds the extent holding a point).
@@ -63,7 +76,9 @@ int name_init(struct name *sl, const struct skiplist_allocator *a,
 /**
  * \brief Frees every node; the list must be set up again before reuse.
  *
- * The elements are never freed by the list: `fn` is where you do it.
+ * The elements are never freed by the list: `fn` is where you do it. On
+ * a queue every element leaves unhooked: `name_queued()` is false, and
+ * `name_remove()` or `name_requeue()` of one returns `-ENOENT`.
  * \param sl  the list
  * \param fn  called once per element, in key order, after it has left
  *            the list (it may free the element); NULL for none
@@ -75,8 +90,9 @@ void name_destroy(struct name *sl, void (*fn)(T *e, void *arg), void *arg);
 /**
  * \brief Empties the list, which stays usable.
  *
- * As `name_destroy()`, but the list remains set up (its bookkeeping
- * block stays; the pool and the leaves go back to the system).
+ * As `name_destroy()` (a queue's elements leave unhooked too), but the
+ * list remains set up: its bookkeeping block stays; the pool and the
+ * leaves go back to the allocator.
  * \param sl  the list
  * \param fn  called once per element, in key order; NULL for none
  * \param arg passed to `fn`
@@ -101,9 +117,12 @@ size_t name_count(const struct name *sl);
 bool name_empty(const struct name *sl);
 
 /**
- * \brief Bytes the structure holds: nodes and the pool, for accounting.
+ * \brief Heap bytes the structure holds, for accounting: its nodes, the
+ *        pool's slabs and its bookkeeping block.
  *
- * `sizeof(struct name)` not included; 0 for a list never inserted into.
+ * `sizeof(struct name)` (48 bytes on 64-bit targets, every face) is not
+ * included. 0 until the list allocates its bookkeeping block: at its
+ * first insert, or in `name_init()` with a caller's allocator.
  * \param sl the list
  * \return bytes allocated for `sl` and not yet freed (elements excluded)
  * \complexity O(1)
@@ -201,10 +220,10 @@ T *name_last(const struct name *sl);
  * \retval 0       the list holds the `n` elements (nothing done when `n`
  *                 is 0)
  * \retval -EINVAL the list is not empty (nothing changed), `sorted` is
- *                 NULL, an element is NULL, out of order, equal to the one
- *                 before (ordered index), overlapping it or invalid
- *                 (extent index), or already queued (priority queue: an
- *                 element given twice is queued the second time)
+ *                 NULL with `n` > 0, an element is NULL, out of order,
+ *                 equal to the one before (ordered index), overlapping it
+ *                 or invalid (extent index), or already queued (priority
+ *                 queue: an element given twice is queued the second time)
  * \retval -ENOMEM the allocator failed
  * \complexity O(n)
  */
@@ -252,7 +271,8 @@ void name_lower_bound_many(const struct name *sl, K_T const *keys, size_t n,
  *            truncated to `len`); may be NULL
  * \param len size of `why`
  * \retval 0       every invariant holds
- * \retval -EINVAL one does not; `why` says which
+ * \retval -EINVAL one does not; `why` says which (for a zeroed list that
+ *                 was never set up: "list not initialised")
  * \complexity O(n)
  */
 int name_check(const struct name *sl, char *why, size_t len);

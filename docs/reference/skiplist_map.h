@@ -41,6 +41,10 @@ int name_insert(struct name *sl, T *e, T **existing);
 
 /**
  * \brief Inserts `e` after every element with an equal key (multimap).
+ *
+ * An element already in the list is not detected: it is then listed
+ * twice, each `name_erase()` removes one listing (the first), and
+ * iteration, `SKIPLIST_FOREACH_SAFE` included, visits each listing.
  * \param sl the list
  * \param e  the element to insert
  * \retval 0       inserted

@@ -23,14 +23,8 @@
  * PSHIFT)` generates \ref gen_common and the functions below. `T` embeds
  * a `struct skiplist_hook` member named `HOOK`: the way back from an
  * element to its leaf and the queue it is in. An element is in at most
- * one queue at a time.
- *
- * Which call when: a timer queue arms with `name_push()`, reads the next
- * expiry with `name_peek()`, fires with `name_pop()`, cancels with
- * `name_remove()` and re-arms after changing the deadline with
- * `name_requeue()`; a runqueue enqueues with `name_push()`, picks with
- * `name_pop()` (or a `SKIPLIST_FOREACH` scan and `name_remove()` to skip
- * tasks that may not run here) and dequeues with `name_remove()`.
+ * one queue at a time. Which call to use when (a timer queue, a
+ * runqueue): docs/api.md, "Priority-queue face".
  * @{
  */
 

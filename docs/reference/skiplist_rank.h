@@ -31,7 +31,10 @@
  * Positions are 0-based, in iteration order: on an extent index, start
  * order. A list of one leaf (at most `KPN` elements) has no index and
  * answers by walking its leaf; `MAXLVL` 1 (no index at all) makes every
- * call O(n / KPN).
+ * call O(n / KPN). `name_check()` of a ranked instance also verifies
+ * every count. The priority-queue face has no ranked variant: its pops
+ * and removals leave tombstones in leaves that a count would have to
+ * skip, on the paths a queue is fastest on.
  * @{
  */
 

@@ -74,6 +74,16 @@ struct skiplist_rcu_stats;
  *   `name_destroy()`, `skiplist_rcu_synchronize()`, `synchronize_rcu()`,
  *   `rcu_barrier()` (each waits for a grace period, which its own caller
  *   would block: a deadlock).
+ * - **ThreadSanitizer** cannot see liburcu's grace periods. The helpers
+ *   `skiplist_rcu_read_lock()`, `skiplist_rcu_read_unlock()`,
+ *   `skiplist_rcu_synchronize()`, `skiplist_rcu_call()` and
+ *   `skiplist_rcu_callback_enter()` add the annotations that show them
+ *   under `-fsanitize=thread` and are the plain liburcu calls otherwise:
+ *   use them rather than the raw calls. liburcu itself is not built for
+ *   TSan (its queues hand work between threads through futexes TSan
+ *   cannot see): run with a suppressions file holding
+ *   `called_from_lib:liburcu.so`, as tests/rcu/tsan.supp does, which
+ *   hides only what liburcu's own code does.
  *
  * Errors are negative errno values; on any error the list is as before
  * the call. Inserts and erases in place allocate nothing: `-ENOMEM` comes
@@ -96,8 +106,9 @@ struct skiplist_rcu_stats;
  * \param a    node allocator, copied into the list; it must be thread
  *             safe (nodes are freed on liburcu's `call_rcu` thread while
  *             writers allocate). NULL selects the default: per-list pools
- *             of leaves and index nodes carved from 2 MiB chunks,
- *             returned by `name_destroy()`
+ *             of leaves and index nodes carved from 2 MiB chunks
+ *             (advised as huge pages), recycled, and returned by
+ *             `name_destroy()`
  * \param seed seeds the generator of index heights
  * \retval 0       done
  * \retval -ENOMEM the first nodes could not be allocated
@@ -270,6 +281,9 @@ T *name_iter_prev(struct name_iter *it);
 
 /**
  * \fn void skiplist_rcu_callback_enter(struct rcu_head *head)
+ *
+ * Does nothing, except under ThreadSanitizer: there it orders the
+ * callback after every reader that could hold the object.
  * \param head the callback's argument
  * \concurrency Only as the first statement of a `call_rcu` callback.
  */

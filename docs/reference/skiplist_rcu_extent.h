@@ -147,9 +147,9 @@ int name_erase(struct name *sl, T *e);
  * \param flags `SKIPLIST_HOLE_LOWEST` or `SKIPLIST_HOLE_HIGHEST`
  * \retval 0       placed and inserted
  * \retval -EINVAL `e` is NULL, size 0, `align` not a power of two,
- *                 `lo` > `hi`, or bad `flags`
- * \retval -ENOSPC no hole fitted during the search
- * \retval -ENOMEM a node could not be allocated
+ *                 `lo` > `hi`, or bad `flags`; `e` unchanged
+ * \retval -ENOSPC no hole fitted during the search; `e` unchanged
+ * \retval -ENOMEM a node could not be allocated; `e` unchanged
  * \concurrency A writer, as `name_insert()`. Searches without locks, then
  *              inserts through the locked, checked path of `name_insert()`;
  *              when another writer took the space first it searches again

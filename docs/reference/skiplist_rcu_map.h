@@ -30,9 +30,10 @@
  * \return the element, or NULL; valid until the caller's read-side
  *         section ends
  * \concurrency A reader: inside a read-side section, beside any readers
- *              and writers; takes no lock and never retries. Linearised
- *              at an instant inside the call: the element was in the list
- *              then (NULL: no element had the key then).
+ *              and writers; takes no lock and never retries. It reads one
+ *              leaf and is linearised at the acquire of that leaf's order
+ *              word: the element was in the list then (NULL: no element
+ *              had the key then).
  * \complexity O(log n)
  */
 T *name_find(const struct name *sl, K_T key);

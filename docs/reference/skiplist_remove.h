@@ -22,8 +22,9 @@
 /**
  * \brief Removes one element, found by its key and then by identity.
  *
- * Only this element leaves, even among equal keys (multimap). The element
- * itself is not freed.
+ * Only this element leaves, even among equal keys (multimap); an element
+ * listed twice (`name_insert_multi()` of one already in) loses its first
+ * listing. The element itself is not freed.
  * \param sl the list
  * \param e  the element to remove
  * \retval 0       removed
@@ -53,8 +54,10 @@ T *name_pop_last(struct name *sl);
  * \brief Removes every element in the closed key range `[lo, hi]`.
  *
  * Ordered index: every element with `lo <= key <= hi`. Extent index:
- * every extent overlapping `[lo, hi]`, including one that starts before
- * `lo` and reaches it (it leaves whole: nothing is split). Leaves wholly
+ * every extent overlapping `[lo, hi]`, including one that straddles `lo`
+ * or `hi`: it leaves whole, nothing is split (to punch an exact hole,
+ * shorten or split the straddling extents first, as
+ * examples/extent_map.c does). Leaves wholly
  * inside the range are unlinked whole, the two at its ends lose a run of
  * slots each, and the index is repaired once per leaf, not once per
  * element. It allocates nothing, so it cannot fail.

@@ -33,8 +33,8 @@
  * while linked, a list shared between threads without a lock, memory
  * overwritten) stops the program at the call that first sees it, with a
  * core to inspect. O(n) per call: for tests and debugging, not
- * production. Define it in every translation unit that uses the list
- * (or in `CFLAGS`). */
+ * production; without it no check is compiled in. Define it in every
+ * translation unit that uses the list (or in `CFLAGS`). */
 #define SKIPLIST_DEBUG
 
 /** \brief skiplist.h: define to use the plain loops instead of SSE2/AVX2.
