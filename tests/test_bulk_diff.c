@@ -7,12 +7,13 @@
  * over leaf sizes from 1 to 256. The extent face is test_bulk_extent.c's.
  *
  * For each build size of bulk_sizes() (empty, one, around one leaf and
- * around the leaf boundaries of a build) and 10^5 (3000 on an instance
- * without an index, MAXLVL 1, where every search walks the leaves), a
- * run builds a list
- * from sorted keys (a quarter of the sets start at the key space's first
- * key, a quarter end at its last; a queue's have runs of equal keys), then
- * inserts into the fresh leaves at once, then runs random operations:
+ * around the leaf boundaries of a build) and a big one (10^5 on the
+ * defaults and a small leaf size of each face, 4000 on the others, 3000
+ * without an index, MAXLVL 1, where every search walks the leaves), a run
+ * builds a list from sorted keys (a quarter of the sets start at the key
+ * space's first key, a quarter end at its last; a queue's have runs of
+ * equal keys), looks every key up, then inserts into the fresh leaves at
+ * once, then runs random operations:
  * inserts, erases, pops, erase_range over ranges of every shape (one key,
  * none between keys, the whole list, from the key space's first key or to
  * its last, reversed, windows over several leaves), find_many and
@@ -32,18 +33,23 @@
 #include "model_extent.h"
 #include "model_bulk.h"
 
-/* name, label, descending, KEY_OF, CMP, KPN, MAXLVL, PSHIFT: each an
- * ordered index (kd_<name>) and a ranked one (kd_<name>_rk). */
-#define KD_MAP_CONFIGS(X)                                                     \
-    X(k1, "k1_l32_p1", false, BULK_ITEM_KEY, SKIPLIST_CMP_NUM, 1, 32, 1)      \
-    X(k2, "k2_l8_p1", false, BULK_ITEM_KEY, SKIPLIST_CMP_NUM, 2, 8, 1)        \
-    X(k4, "k4_l4_p2", false, BULK_ITEM_KEY, SKIPLIST_CMP_NUM, 4, 4, 2)        \
-    X(desc_k3, "desc_k3_l8_p1", true, bulk_item_key, MAP_CMP_DESC, 3, 8, 1)   \
-    X(def, "defaults", false, BULK_ITEM_KEY, SKIPLIST_CMP_NUM,                \
-      SKIPLIST_DEFAULT_KPN, SKIPLIST_DEFAULT_MAXLVL, SKIPLIST_DEFAULT_PSHIFT) \
-    X(k256_l1, "k256_l1_p4", false, BULK_ITEM_KEY, SKIPLIST_CMP_NUM, 256, 1, 4)
+/* name, the big build (KD_BIG: 10^5, on a small leaf size and the
+ * defaults; else KD_MID, or KD_WALK without an index), label,
+ * descending, KEY_OF, CMP, KPN, MAXLVL, PSHIFT: each an ordered index
+ * (kd_<name>) and a ranked one (kd_<name>_rk). */
+#define KD_MAP_CONFIGS(X)                                                      \
+    X(k1, KD_MID, "k1_l32_p1", false, BULK_ITEM_KEY, SKIPLIST_CMP_NUM, 1, 32,  \
+      1)                                                                       \
+    X(k2, KD_MID, "k2_l8_p1", false, BULK_ITEM_KEY, SKIPLIST_CMP_NUM, 2, 8, 1) \
+    X(k4, KD_BIG, "k4_l4_p2", false, BULK_ITEM_KEY, SKIPLIST_CMP_NUM, 4, 4, 2) \
+    X(desc_k3, KD_MID, "desc_k3_l8_p1", true, bulk_item_key, MAP_CMP_DESC, 3,  \
+      8, 1)                                                                    \
+    X(def, KD_BIG, "defaults", false, BULK_ITEM_KEY, SKIPLIST_CMP_NUM,         \
+      SKIPLIST_DEFAULT_KPN, SKIPLIST_DEFAULT_MAXLVL, SKIPLIST_DEFAULT_PSHIFT)  \
+    X(k256_l1, KD_WALK, "k256_l1_p4", false, BULK_ITEM_KEY, SKIPLIST_CMP_NUM,  \
+      256, 1, 4)
 
-#define KD_MAP_DEFINE(name, label, desc, ...)             \
+#define KD_MAP_DEFINE(name, big, label, desc, ...)        \
     KFACE_MAP_DEFINE(kd_##name, label, desc, __VA_ARGS__) \
     KFACE_RANKED_DEFINE(kd_##name##_rk, label " ranked", desc, __VA_ARGS__)
 KD_MAP_CONFIGS(KD_MAP_DEFINE)
@@ -58,10 +64,13 @@ KFACE_PQ_DEFINE(kd_pq_def, "pq defaults", SKIPLIST_DEFAULT_KPN,
 KFACE_PQ_DEFINE(kd_pq_k256, "pq k256_l24_p1", 256, 24, 1)
 
 /* The big build: 10^5 (a fifth of it under ASan, which runs every
- * check() ten times slower). */
+ * check() ten times slower) on a few instances, fewer on the others (the
+ * suite's time is mostly the big builds'), and fewer still without an
+ * index (MAXLVL 1), where every search walks the leaves. */
 enum {
     KD_BIG = TC_SANITIZED ? 20000 : 100000,
-    KD_BIG_WALK = 3000,
+    KD_MID = 4000,
+    KD_WALK = 3000,
     KD_EXTRA = 160,
     KD_MANY_MAX = 80
 };
@@ -456,7 +465,7 @@ static void kd_run_size(struct kd *d, size_t n, unsigned long ops, size_t burst)
     free(d->l);
 }
 
-static void kd_run(const struct kface *o, const char *test)
+static void kd_run(const struct kface *o, size_t big, const char *test)
 {
     static struct kd run;
     struct kd *d = &run;
@@ -469,8 +478,7 @@ static void kd_run(const struct kface *o, const char *test)
     size_t ns = bulk_sizes(o->kpn, sizes);
     for (size_t s = 0; s < ns; s++)
         kd_run_size(d, sizes[s], tc_ops(48), 40);
-    /* without an index (MAXLVL 1) every search walks the leaves */
-    kd_run_size(d, o->maxlvl > 1 ? KD_BIG : KD_BIG_WALK, tc_ops(6), 6);
+    kd_run_size(d, big, tc_ops(6), 6);
     fprintf(stderr,
             "bulk_diff %s: %zu build sizes and a big one, %lu erase_range "
             "(%lu erased), %lu keys looked up, SEED=%" PRIu64 "\n",
@@ -478,27 +486,27 @@ static void kd_run(const struct kface *o, const char *test)
     bulk_rec_free(&d->rec);
 }
 
-#define KD_MAP_TESTS(name, ...)                                          \
-    Test(bulk_diff, map_##name)                                          \
-    {                                                                    \
-        kd_run(&kd_##name##_kface, "bulk_diff.map_" #name);              \
-    }                                                                    \
-    Test(bulk_diff, map_##name##_ranked)                                 \
-    {                                                                    \
-        kd_run(&kd_##name##_rk_kface, "bulk_diff.map_" #name "_ranked"); \
+#define KD_MAP_TESTS(name, big, ...)                                          \
+    Test(bulk_diff, map_##name)                                               \
+    {                                                                         \
+        kd_run(&kd_##name##_kface, big, "bulk_diff.map_" #name);              \
+    }                                                                         \
+    Test(bulk_diff, map_##name##_ranked)                                      \
+    {                                                                         \
+        kd_run(&kd_##name##_rk_kface, big, "bulk_diff.map_" #name "_ranked"); \
     }
 KD_MAP_CONFIGS(KD_MAP_TESTS)
 
-#define KD_PQ_TEST(name)                                \
-    Test(bulk_diff, name)                               \
-    {                                                   \
-        kd_run(&kd_##name##_kface, "bulk_diff." #name); \
+#define KD_PQ_TEST(name, big)                                \
+    Test(bulk_diff, name)                                    \
+    {                                                        \
+        kd_run(&kd_##name##_kface, big, "bulk_diff." #name); \
     }
-KD_PQ_TEST(pq_k1)
-KD_PQ_TEST(pq_k3)
-KD_PQ_TEST(pq_k8)
-KD_PQ_TEST(pq_def)
-KD_PQ_TEST(pq_k256)
+KD_PQ_TEST(pq_k1, KD_WALK)
+KD_PQ_TEST(pq_k3, KD_BIG)
+KD_PQ_TEST(pq_k8, KD_WALK)
+KD_PQ_TEST(pq_def, KD_BIG)
+KD_PQ_TEST(pq_k256, KD_MID)
 
 /* A queue built from runs of equal keys across several leaves (3 keys per
  * leaf, runs of 1 to 7) pops them in the order given. */
