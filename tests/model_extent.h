@@ -28,6 +28,8 @@
 #include "skiplist.h"
 #include "model_rank.h"
 
+struct bulk_ops;
+
 /* ------------------------------------------------------------------ model */
 
 struct mx_ext {
@@ -109,6 +111,27 @@ static inline int mx_insert(struct model_extent *m, uint64_t start,
     return 0;
 }
 
+/* A valid extent past every one held goes last (a build's model, in
+ * O(1)): 0, or -EINVAL when it is not valid or not past the last. */
+static inline int mx_append(struct model_extent *m, uint64_t start,
+                            uint64_t size, const void *tag)
+{
+    if (!mx_valid(m, start, size) || (m->n && m->v[m->n - 1].last >= start))
+        return -EINVAL;
+    if (m->n == m->cap) {
+        size_t cap = m->cap ? 2 * m->cap : 64;
+        struct mx_ext *v = (struct mx_ext *)realloc(m->v, cap * sizeof(*v));
+        if (!v)
+            abort();
+        m->v = v;
+        m->cap = cap;
+    }
+    m->v[m->n].start = start;
+    m->v[m->n].last = start + (size - 1);
+    m->v[m->n++].tag = tag;
+    return 0;
+}
+
 static inline size_t mx_index_of(const struct model_extent *m, const void *tag)
 {
     for (size_t i = 0; i < m->n; i++)
@@ -173,6 +196,39 @@ static inline size_t mx_count_range(const struct model_extent *m, uint64_t lo,
         return 0;
     size_t a = mx_rank(m, lo), b = hi == m->max ? m->n : mx_rank(m, hi + 1);
     return b - a + (size_t)(a && m->v[a - 1].last >= lo);
+}
+
+/* The extents overlapping the closed range [lo, hi] (none when lo > hi):
+ * [*first, *first + the count), as name_erase_range takes them. */
+static inline size_t mx_range(const struct model_extent *m, uint64_t lo,
+                              uint64_t hi, size_t *first)
+{
+    size_t a = mx_rank(m, lo);
+    *first = a && m->v[a - 1].last >= lo ? a - 1 : a;
+    return mx_count_range(m, lo, hi);
+}
+
+/* Extents [i, i + cnt) leave. */
+static inline void mx_remove_range(struct model_extent *m, size_t i, size_t cnt)
+{
+    memmove(m->v + i, m->v + i + cnt, (m->n - i - cnt) * sizeof(*m->v));
+    m->n -= cnt;
+}
+
+/* The extent starting at key (name_find), or NULL. */
+static inline const void *mx_find_start(const struct model_extent *m,
+                                        uint64_t key)
+{
+    size_t i = mx_rank(m, key);
+    return i < m->n && m->v[i].start == key ? m->v[i].tag : NULL;
+}
+
+/* The first extent starting at or after key (name_lower_bound), or NULL. */
+static inline const void *mx_lower_start(const struct model_extent *m,
+                                         uint64_t key)
+{
+    size_t i = mx_rank(m, key);
+    return i < m->n ? m->v[i].tag : NULL;
 }
 
 static inline const void *mx_elem(const void *m, size_t i)
@@ -313,6 +369,7 @@ struct xops {
     int (*check)(const void *l, char *why, size_t len);
     size_t (*bytes)(const void *l);
     const struct rank_ops *rank; /* NULL: not a ranked instance */
+    const struct bulk_ops *bulk; /* name_build and co. (model_bulk.h) */
 };
 
 /*

@@ -184,6 +184,22 @@ static inline size_t mm_count_range(const struct model_map *m, uint64_t lo,
     return mm_upper(m, hi) - mm_lower(m, lo);
 }
 
+/* name_erase_range's share: the elements with lo <= key <= hi in the
+ * list's order are [*first, *first + the count); none when lo > hi. */
+static inline size_t mm_range(const struct model_map *m, uint64_t lo,
+                              uint64_t hi, size_t *first)
+{
+    *first = mm_lower(m, lo);
+    return mm_count_range(m, lo, hi);
+}
+
+/* Elements [i, i + cnt) leave. */
+static inline void mm_remove_range(struct model_map *m, size_t i, size_t cnt)
+{
+    memmove(m->v + i, m->v + i + cnt, (m->n - i - cnt) * sizeof(*m->v));
+    m->n -= cnt;
+}
+
 /* ------------------------------------------------------------ ops table */
 
 /* Starting points for map_ops.walk (MAP_WALK_AT: iter_at(k), ranked
@@ -467,11 +483,10 @@ static inline const void *mm_elem(const void *m, size_t i)
  * each distinct key. buf holds m->n + 1 pointers. Returns false with the
  * first difference in why.
  */
-static inline bool mm_rank_compare(const struct map_ops *o, const void *sl,
-                                   const struct model_map *m, void **buf,
-                                   char *why, size_t len)
+static inline bool mm_rank_compare_r(const struct rank_ops *r, const void *sl,
+                                     const struct model_map *m, void **buf,
+                                     char *why, size_t len)
 {
-    const struct rank_ops *r = o->rank;
     uint64_t lo = m->desc ? UINT64_MAX : 0;
     if (!rank_compare_positions(r, sl, m, m->n, mm_elem, lo, ~lo, buf, why,
                                 len))
@@ -488,6 +503,14 @@ static inline bool mm_rank_compare(const struct map_ops *o, const void *sl,
         }
     }
     return true;
+}
+
+/* mm_rank_compare_r of a map_ops table's order-statistics calls. */
+static inline bool mm_rank_compare(const struct map_ops *o, const void *sl,
+                                   const struct model_map *m, void **buf,
+                                   char *why, size_t len)
+{
+    return mm_rank_compare_r(o->rank, sl, m, buf, why, len);
 }
 
 #endif /* MODEL_MAP_H */

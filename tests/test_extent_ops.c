@@ -14,6 +14,7 @@
 
 #include "skiplist.h"
 #include "model_extent.h"
+#include "model_bulk.h"
 #include "test_common.h"
 
 struct x64 {
@@ -47,6 +48,7 @@ struct x32 {
     XOPS_ADAPT(name##_rk, T, K_T, LABEL " ranked", &name##_rk##_rank_ops)
 
 #define XOPS_ADAPT(name, T, K_T, LABEL, RANK)                                  \
+    BULK_OPS_DEFINE(name, T, K_T);                                             \
     static void *name##_a_new_list(const struct skiplist_allocator *a,         \
                                    uint64_t seed, int *err)                    \
     {                                                                          \
@@ -162,30 +164,7 @@ struct x32 {
     {                                                                          \
         return name##_count((const struct name *)l);                           \
     }                                                                          \
-    static size_t name##_a_walk(const void *l, void **out, size_t max)         \
-    {                                                                          \
-        struct name##_iter it;                                                 \
-        T *e;                                                                  \
-        size_t n = 0;                                                          \
-        SKIPLIST_FOREACH (name, (const struct name *)l, it, e) {               \
-            if (n < max)                                                       \
-                out[n] = e;                                                    \
-            n++;                                                               \
-        }                                                                      \
-        return n;                                                              \
-    }                                                                          \
-    static size_t name##_a_walk_rev(const void *l, void **out, size_t max)     \
-    {                                                                          \
-        struct name##_iter it;                                                 \
-        T *e;                                                                  \
-        size_t n = 0;                                                          \
-        SKIPLIST_FOREACH_REVERSE (name, (const struct name *)l, it, e) {       \
-            if (n < max)                                                       \
-                out[n] = e;                                                    \
-            n++;                                                               \
-        }                                                                      \
-        return n;                                                              \
-    }                                                                          \
+    BULK_WALKS(name, T, name##_a_walk, name##_a_walk_rev)                      \
     static int name##_a_check(const void *l, char *why, size_t len)            \
     {                                                                          \
         return name##_check((const struct name *)l, why, len);                 \
@@ -220,6 +199,7 @@ struct x32 {
         name##_a_check,                                                        \
         name##_a_bytes,                                                        \
         RANK,                                                                  \
+        &name##_bulk_ops,                                                      \
     };
 
 XOPS_CONFIGS(XOPS_DEFINE)

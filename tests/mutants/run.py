@@ -68,6 +68,9 @@ GROUPS = {
               "test_sched_small", "test_bad_sched"],
     "findptr": ["test_find_ptr_plain", "test_find_ptr_simd",
                 "test_find_ptr_avx2"],
+    # the bulk suites link tests/test_extent_ops.c's instantiations
+    "bulk": ["test_bulk_diff", "test_bulk_extent", "test_bulk_alloc",
+             "test_bad_bulk", "test_extent_ops"],
 }
 
 MAIN_STAGES = ["face", "all", "asan"]
