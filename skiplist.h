@@ -1471,6 +1471,21 @@ SLX_HOT unsigned slx_inode_search(const struct slx_type *ty,
     return slx_bisect(ty, slx_ikey(ty, P, 1), m, slx_istride(ty), key, strict);
 }
 
+/* x, the leaf an index descent for key ended in: the head instead when
+ * key goes before every slot. Only the first leaf can have its first key
+ * at or past key (its entry on every level is an entry 0). */
+SLX_HOT struct slx_leaf *slx_descend_end(const struct slx_type *ty,
+                                         const struct slx_list *L,
+                                         struct slx_leaf *x, const void *key,
+                                         int strict)
+{
+    struct slx_leaf *h = L->head;
+    if (x == slx_next(ty, h, 0) &&
+        !(x->n > 0 && slx_before(ty, slx_keys(ty, x), key, strict)))
+        return h;
+    return x;
+}
+
 /* Last leaf whose first key is < key (strict) or <= key (!strict); the
  * head when there is none. One node per index level: a bisection of its
  * keys, then one load of the child pointer. */
@@ -1500,21 +1515,15 @@ SLX_HOT struct slx_leaf *slx_descend(const struct slx_type *ty,
         P = (const struct slx_inode *)c;
         slx_prefetch_inode(ty, P);
     }
-    /* Only the first leaf can have its first key at or past key (its
-     * entry on every level is an entry 0). */
-    if (x == slx_next(ty, h, 0) &&
-        !(x->n > 0 && slx_before(ty, slx_keys(ty, x), key, strict)))
-        return h;
-    return x;
+    return slx_descend_end(ty, L, x, key, strict);
 }
 
-/* Position of the first slot >= key (strict) or > key (!strict): the leaf
- * and index, normalised so that idx < n, or leaf == head at the end. */
-SLX_HOT struct slx_leaf *slx_bound(const struct slx_type *ty,
-                                   const struct slx_list *L, const void *key,
-                                   int strict, unsigned *idx)
+/* slx_bound from x, the leaf slx_descend gave for key. */
+SLX_HOT struct slx_leaf *slx_bound_from(const struct slx_type *ty,
+                                        const struct slx_list *L,
+                                        struct slx_leaf *x, const void *key,
+                                        int strict, unsigned *idx)
 {
-    struct slx_leaf *x = slx_descend(ty, L, key, strict);
     unsigned i = 0;
     if (x != L->head) {
         i = slx_leaf_search(ty, x, key, strict);
@@ -1531,6 +1540,16 @@ SLX_HOT struct slx_leaf *slx_bound(const struct slx_type *ty,
         i = slx_live_from(ty, x, i);
     *idx = i;
     return x;
+}
+
+/* Position of the first slot >= key (strict) or > key (!strict): the leaf
+ * and index, normalised so that idx < n, or leaf == head at the end. */
+SLX_HOT struct slx_leaf *slx_bound(const struct slx_type *ty,
+                                   const struct slx_list *L, const void *key,
+                                   int strict, unsigned *idx)
+{
+    return slx_bound_from(ty, L, slx_descend(ty, L, key, strict), key, strict,
+                          idx);
 }
 
 SLX_HOT void *slx_slot(const struct slx_type *ty, const struct slx_list *L,
@@ -4374,6 +4393,369 @@ SLX_HOT void *slx_iter_at(struct slx_iter *it, const struct slx_type *ty,
     return slx_iter_set(it, ty, L, x, j);
 }
 
+/* --- bulk operations ----------------------------------------------- */
+
+/* Slots per leaf that name_build fills: SLX_BUILD_FILL / 8 of kpn (at
+ * least one), so that inserts after a build find room in most leaves
+ * instead of splitting every one they touch (docs/design.md, "Bulk
+ * operations"). */
+#ifndef SLX_BUILD_FILL
+#define SLX_BUILD_FILL 7u
+#endif
+SLX_HOT unsigned slx_build_per_leaf(const struct slx_type *ty)
+{
+    unsigned per = ty->kpn * SLX_BUILD_FILL / 8u;
+    return per ? per : 1u;
+}
+
+/* A leaf for cnt of name_build's total elements: the sole leaf of a list
+ * of fewer than kpn is a small leaf (room for cnt, rounded up the way a
+ * small list's leaf grows: slx_first_cap, doubled), every other a full
+ * one. (A build of more than kpn elements fills several leaves.) */
+SLX_COLD struct slx_leaf *slx_build_leaf(const struct slx_type *ty,
+                                         struct slx_list *L, size_t total,
+                                         unsigned cnt)
+{
+    if (total >= ty->kpn)
+        return slx_alloc_leaf(ty, L);
+    unsigned cap = slx_first_cap(ty);
+    while (cap < cnt)
+        cap = cap * 2u < ty->kpn ? cap * 2u : ty->kpn;
+    return cap < ty->kpn ? slx_alloc_small_leaf(ty, L, cap)
+                         : slx_alloc_leaf(ty, L);
+}
+
+/* Whether key k (slot j of the leaf being filled, whose element is e) may
+ * follow prev, the key before it (NULL for the first element): strictly
+ * increasing keys on the ordered index (its build is a unique map's),
+ * non-decreasing on the queue (equal keys keep the order given: FIFO);
+ * on the extent face each extent valid (size > 0, not wrapping) and
+ * starting past *prev_last, the end of the one before, which it then
+ * replaces. */
+SLX_HOT int slx_build_in_order(const struct slx_type *ty, const void *e,
+                               const unsigned char *k,
+                               const unsigned char *prev, uint64_t *prev_last)
+{
+    if (slx_is_extent(ty)) {
+        uint64_t start = slx_load_u(ty, k), size = ty->size_of(e);
+        if (size == 0 || size - 1u > ty->key_max - start ||
+            (prev && start <= *prev_last))
+            return 0;
+        *prev_last = start + size - 1u;
+        return 1;
+    }
+    if (!prev)
+        return 1;
+    return slx_is_queue(ty) ? !ty->less(k, prev) : ty->less(prev, k);
+}
+
+/* Fill y (fresh, unlinked) with v[0, cnt), checking each element: not
+ * NULL, not queued anywhere (a queue's; an element given twice is queued
+ * the second time), in order after prev (see slx_build_in_order). 0, or
+ * -EINVAL with the hooks this call set cleared again. */
+SLX_HOT int slx_build_fill(const struct slx_type *ty, struct slx_list *L,
+                           struct slx_leaf *y, void *const *v, unsigned cnt,
+                           const unsigned char *prev, uint64_t *prev_last)
+{
+    size_t ks = ty->ks;
+    unsigned char *k = slx_keys(ty, y);
+    unsigned char *la = slx_is_extent(ty) ? slx_lasts(ty, y) : NULL;
+    void **p = slx_ptrs(ty, y);
+    for (unsigned j = 0; j < cnt; j++) {
+        void *e = v[j];
+        unsigned char *kj = k + (size_t)j * ks;
+        int ok = e && !(slx_is_queue(ty) && slx_queued(ty, NULL, e));
+        if (ok) {
+            ty->key_of(e, kj);
+            ok = slx_build_in_order(ty, e, kj, j ? kj - ks : prev, prev_last);
+        }
+        if (!ok) {
+            for (unsigned i = 0; i < j; i++)
+                slx_unhook(ty, p[i]);
+            return -EINVAL;
+        }
+        p[j] = e;
+        if (slx_is_extent(ty))
+            slx_store_u(ty, la + (size_t)j * ks, *prev_last);
+        if (slx_is_queue(ty)) {
+            slx_hook(ty, e)->leaf = y;
+            slx_hook(ty, e)->list = L;
+        }
+    }
+    y->n = (uint16_t)cnt;
+    return 0;
+}
+
+/* Link y, filled, after the list's last leaf x as a split links its new
+ * leaf (slx_split), at a random height: a built index has the shape that
+ * inserts would have given it. The index nodes are reserved first, so
+ * -ENOMEM leaves y unlinked. */
+SLX_COLD int slx_build_link(const struct slx_type *ty, struct slx_list *L,
+                            struct slx_leaf *x, struct slx_leaf *y)
+{
+    if (x != L->head && slx_index_reserve(ty, L))
+        return -ENOMEM;
+    struct slx_dirty d;
+    d.n = 0;
+    unsigned h = x == L->head ? 1u : slx_random_level(ty, L);
+    slx_link_leaf(ty, L, x, y, h, &d);
+    if (slx_is_ranked(ty) && y->parent)
+        slx_count_linked(ty, x, y, &d);
+    if (slx_is_extent(ty)) {
+        slx_gap_fix(ty, L, x);
+        slx_gap_fix(ty, L, y);
+        slx_gap_dirty(ty, &d);
+    }
+    return 0;
+}
+
+/* A failed build: y (unlinked, its hooks cleared) and every leaf linked so
+ * far go, and a list that was never written to before the build is left
+ * so again: empty, nothing leaked, nothing of the input still hooked. */
+SLX_COLD void slx_build_undo(const struct slx_type *ty, struct slx_list *L,
+                             struct slx_leaf *y, int had_aux)
+{
+    if (y)
+        slx_free_leaf(ty, L, y);
+    slx_clear(ty, L, NULL, NULL); /* unhooks a queue's elements */
+    if (!had_aux) {
+        slx_destroy(ty, L, NULL, NULL);
+        L->head = (struct slx_leaf *)(uintptr_t)ty->empty;
+    }
+}
+
+/* name_build: an empty list takes v[0, n), in order, leaf by leaf, each
+ * filled to slx_build_per_leaf and linked at the end: no search, no shift.
+ * All or nothing: on -EINVAL (a list not empty, bad input) or -ENOMEM the
+ * list is empty and holds nothing of v. Inlined into each instance, so
+ * the per-element loop calls KEY_OF and CMP directly; the per-leaf work
+ * is out of line. */
+SLX_HOT int slx_build(const struct slx_type *ty, struct slx_list *L,
+                      void *const *v, size_t n)
+{
+    if (L->count != 0 || (n > 0 && !v))
+        return -EINVAL;
+    if (n == 0)
+        return 0;
+    int had_aux = L->aux != NULL;
+    if (L->nleaves) /* an emptied list's sole leaf: start from none */
+        slx_clear(ty, L, NULL, NULL);
+    int rc = slx_writable(ty, L);
+    if (rc)
+        return rc;
+    /* up to kpn: one leaf, as full as inserts would leave it */
+    unsigned per = n <= ty->kpn ? ty->kpn : slx_build_per_leaf(ty);
+    size_t leaves = (n + per - 1u) / per, done = 0;
+    uint64_t prev_last = 0;
+    for (size_t l = 0; l < leaves; l++) {
+        /* even shares: no last leaf left nearly empty */
+        unsigned cnt = (unsigned)((n / leaves) + (l < n % leaves ? 1u : 0u));
+        struct slx_leaf *x = slx_prev(ty, L->head, 0);
+        const unsigned char *prev =
+            x == L->head ? NULL : slx_key(ty, x, x->n - 1u);
+        struct slx_leaf *y = slx_build_leaf(ty, L, n, cnt);
+        if (!y) {
+            rc = -ENOMEM;
+        } else if ((rc = slx_build_fill(ty, L, y, v + done, cnt, prev,
+                                        &prev_last)) == 0 &&
+                   (rc = slx_build_link(ty, L, x, y)) != 0) {
+            for (unsigned j = 0; j < cnt; j++)
+                slx_unhook(ty, v[done + j]);
+        }
+        if (rc) {
+            slx_build_undo(ty, L, y, had_aux);
+            return rc;
+        }
+        done += cnt;
+        L->count = done;
+    }
+    L->aux->stamp++;
+    return 0;
+}
+
+/* Slots [i, j) of x, 0 < j - i, leave it: their elements are copied to
+ * out (for the caller's callback, once the list is whole again), the
+ * slots after them close up, and the summaries above x follow. Whole
+ * leaves go through slx_erase_leaf instead. */
+SLX_COLD void slx_erase_slots(const struct slx_type *ty, struct slx_list *L,
+                              struct slx_leaf *x, unsigned i, unsigned j,
+                              void **out)
+{
+    size_t ks = ty->ks;
+    unsigned n = x->n, cnt = j - i, after = n - j;
+    unsigned char *k = slx_keys(ty, x);
+    void **p = slx_ptrs(ty, x);
+    memcpy(out, p + i, cnt * sizeof(void *));
+    memmove(k + (size_t)i * ks, k + (size_t)j * ks, (size_t)after * ks);
+    memmove(p + i, p + j, after * sizeof(void *));
+    if (slx_is_extent(ty)) {
+        unsigned char *la = slx_lasts(ty, x);
+        memmove(la + (size_t)i * ks, la + (size_t)j * ks, (size_t)after * ks);
+    }
+    x->n = (uint16_t)(n - cnt);
+    L->count -= cnt;
+    if (slx_is_ranked(ty) && x->parent)
+        slx_count_add(ty, x, (size_t)0 - cnt);
+    if (i == 0 && x->n > 0)
+        slx_min_changed(ty, x);
+    if (slx_is_extent(ty)) {
+        slx_gap_fix(ty, L, x);
+        slx_gap_fix(ty, L, slx_prev(ty, x, 0));
+    }
+}
+
+/* Every slot of x leaves: its elements go to out and x is unlinked and
+ * freed, its index entry with it (slx_drop_leaf). */
+SLX_COLD void slx_erase_leaf(const struct slx_type *ty, struct slx_list *L,
+                             struct slx_leaf *x, void **out)
+{
+    unsigned n = x->n;
+    memcpy(out, slx_ptrs(ty, x), n * sizeof(void *));
+    if (slx_is_ranked(ty) && x->parent)
+        slx_count_add(ty, x, (size_t)0 - n);
+    x->n = 0;
+    L->count -= n;
+    slx_drop_leaf(ty, L, x);
+}
+
+/* The slots of x from i on whose keys are at most hi (for the extent
+ * face: whose extents start at or before hi): the end of the run to
+ * erase in x. */
+SLX_HOT unsigned slx_range_end(const struct slx_type *ty,
+                               const struct slx_leaf *x, unsigned i,
+                               const void *hi)
+{
+    unsigned j = slx_leaf_search(ty, x, hi, 0); /* first key > hi */
+    return j > i ? j : i;
+}
+
+/* name_erase_range: every element with its key in [lo, hi] (extent face:
+ * every extent overlapping it) leaves the list, then fn(e, arg) is called
+ * for each, in key order, a leaf's worth at a time. Leaves wholly inside
+ * the range are unlinked whole; the two leaves at its ends lose a run of
+ * slots each and are merged with a neighbour when left sparse. Allocates
+ * nothing, so it cannot fail: returns the number erased (0 for lo > hi). */
+SLX_COLD size_t slx_erase_range(const struct slx_type *ty, struct slx_list *L,
+                                const void *lo, const void *hi,
+                                void (*fn)(void *, void *), void *arg)
+{
+    if (L->count == 0 || ty->less(hi, lo))
+        return 0;
+    unsigned i;
+    struct slx_leaf *x;
+    if (slx_is_extent(ty)) {
+        x = slx_ext_first_overlap(ty, L, slx_load_u(ty, lo), slx_load_u(ty, hi),
+                                  &i);
+        if (!x)
+            return 0;
+    } else {
+        x = slx_bound(ty, L, lo, 1, &i);
+    }
+    void *out[256]; /* a leaf's elements: kpn <= 256 */
+    struct slx_leaf *h = L->head, *first = NULL, *last = NULL;
+    size_t erased = 0;
+    while (x != h) {
+        unsigned j = slx_range_end(ty, x, i, hi), cnt = j - i;
+        struct slx_leaf *nx = slx_next(ty, x, 0);
+        int whole = i == 0 && j == x->n;
+        if (cnt == 0)
+            break;
+        if (whole) {
+            slx_erase_leaf(ty, L, x, out);
+        } else {
+            slx_erase_slots(ty, L, x, i, j, out);
+            if (!first)
+                first = x;
+            else
+                last = x;
+        }
+        L->aux->stamp++;
+        erased += cnt;
+        if (fn)
+            for (unsigned e = 0; e < cnt; e++)
+                fn(out[e], arg);
+        if (!whole && j < x->n + cnt)
+            break; /* the range ends inside x */
+        x = nx;
+        i = 0;
+    }
+    /* The end leaves are neighbours now: the later one first, since its
+     * merge never frees the earlier one (slx_rebalance). */
+    if (last)
+        slx_rebalance(ty, L, last);
+    if (first)
+        slx_rebalance(ty, L, first);
+    return erased;
+}
+
+/* Keys whose descents name_find_many interleaves: each level's node loads
+ * of the whole group are issued before any is waited for, so a group's
+ * cache misses overlap (docs/design.md, "Bulk operations"). */
+#ifndef SLX_MANY_GROUP
+#define SLX_MANY_GROUP 16u
+#endif
+
+/* The leaves the descents for keys[0, g) (ks bytes apart) end in, as
+ * slx_descend's loop would find them one by one, level by level for all
+ * of them at once. The list has an index. */
+SLX_HOT void slx_descend_many(const struct slx_type *ty,
+                              const struct slx_list *L,
+                              const unsigned char *keys, unsigned g,
+                              struct slx_leaf **out, int strict)
+{
+    const struct slx_inode *P[SLX_MANY_GROUP];
+    const struct slx_inode *R = L->root;
+    for (unsigned a = 0; a < g; a++)
+        P[a] = R;
+    for (unsigned lvl = R->level; lvl > 1; lvl--)
+        for (unsigned a = 0; a < g; a++) {
+            const void *key = keys + (size_t)a * ty->ks;
+            unsigned j = slx_inode_search(ty, P[a], key, strict);
+            P[a] = (const struct slx_inode *)slx_ichild(ty, P[a], j);
+            slx_prefetch_inode(ty, P[a]);
+        }
+    for (unsigned a = 0; a < g; a++) {
+        const void *key = keys + (size_t)a * ty->ks;
+        unsigned j = slx_inode_search(ty, P[a], key, strict);
+        out[a] = (struct slx_leaf *)slx_ichild(ty, P[a], j);
+        slx_prefetch_leaf(ty, out[a]);
+    }
+}
+
+/* name_find_many (find) and name_lower_bound_many (!find): out[i] is what
+ * name_find or name_lower_bound gives for keys[i], in groups of
+ * SLX_MANY_GROUP whose descents are interleaved. */
+SLX_HOT void slx_find_many(const struct slx_type *ty, const struct slx_list *L,
+                           const void *keys, size_t n, void **out, int find)
+{
+    const unsigned char *k = (const unsigned char *)keys;
+    if (!L->root) {
+        for (size_t i = 0; i < n; i++, k += ty->ks)
+            out[i] = find ? slx_find(ty, L, k) : slx_bound_elem(ty, L, k, 1);
+        return;
+    }
+    struct slx_leaf *x[SLX_MANY_GROUP];
+    for (size_t base = 0; base < n; base += SLX_MANY_GROUP) {
+        unsigned g =
+            n - base < SLX_MANY_GROUP ? (unsigned)(n - base) : SLX_MANY_GROUP;
+        const unsigned char *kb = k + base * ty->ks;
+        slx_descend_many(ty, L, kb, g, x, 1);
+        for (unsigned a = 0; a < g; a++) {
+            const unsigned char *key = kb + (size_t)a * ty->ks;
+            unsigned i;
+            struct slx_leaf *y = slx_bound_from(
+                ty, L, slx_descend_end(ty, L, x[a], key, 1), key, 1, &i);
+            if (find)
+                out[base + a] =
+                    y == L->head || ty->cmp(slx_key(ty, y, i), key) != 0
+                        ? NULL
+                        : slx_ptrs(ty, y)[i];
+            else
+                out[base + a] = slx_slot(ty, L, y, i);
+        }
+    }
+}
+
 /* --- invariant check ----------------------------------------------- */
 
 /* Writes the first violation found into why (when given) and returns
@@ -4889,11 +5271,26 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
     ATTR bool SLX_CAT(name, _empty)(const struct name *);                   \
     ATTR size_t SLX_CAT(name, _bytes)(const struct name *);                 \
     SLX_PROTO_SEARCH(name, T, K_T, ATTR);                                   \
+    SLX_PROTO_BULK(name, T, K_T, ATTR);                                     \
     ATTR int SLX_CAT(name, _check)(const struct name *, char *, size_t);    \
     SLX_PROTO_ITER(name, T, K_T, ATTR);                                     \
     ATTR T *SLX_CAT(name, _iter_get)(const struct SLX_CAT(name, _iter) *);  \
     ATTR T *SLX_CAT(name, _slx_iter_step)(struct SLX_CAT(name, _iter) *);   \
     ATTR T *SLX_CAT(name, _slx_iter_resync)(struct SLX_CAT(name, _iter) *, T *)
+
+/* Bulk calls of every face: a build from sorted input, lookups of many
+ * keys with their descents interleaved. */
+#define SLX_PROTO_BULK(name, T, K_T, ATTR)                                \
+    ATTR int SLX_CAT(name, _build)(struct name *, T *const *, size_t);    \
+    ATTR void SLX_CAT(name, _find_many)(const struct name *, K_T const *, \
+                                        size_t, T **);                    \
+    ATTR void SLX_CAT(name, _lower_bound_many)(const struct name *,       \
+                                               K_T const *, size_t, T **)
+
+/* Erasing a key range: the ordered and extent indexes. */
+#define SLX_PROTO_ERASE_RANGE(name, T, K_T, ATTR)                    \
+    ATTR size_t SLX_CAT(name, _erase_range)(struct name *, K_T, K_T, \
+                                            void (*)(T *, void *), void *)
 
 /* Removal by element and at the ends: the ordered and extent indexes (a
  * queue removes through name_remove and name_pop). */
@@ -5127,6 +5524,33 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
                                             T * e)                             \
     {                                                                          \
         return (T *)slx_iter_resync(SLX_TY(name), &it->it, e);                 \
+    }                                                                          \
+    SLX_GEN_BULK(name, T, K_T, ATTR)
+
+/* Bulk calls of every face (SLX_PROTO_BULK). */
+#define SLX_GEN_BULK(name, T, K_T, ATTR)                                    \
+    ATTR int SLX_CAT(name, _build)(struct name * sl, T *const *v, size_t n) \
+    {                                                                       \
+        return slx_build(SLX_TY(name), &sl->sl, (void *const *)v, n);       \
+    }                                                                       \
+    ATTR void SLX_CAT(name, _find_many)(const struct name *sl,              \
+                                        K_T const *keys, size_t n, T **out) \
+    {                                                                       \
+        slx_find_many(SLX_TY(name), &sl->sl, keys, n, (void **)out, 1);     \
+    }                                                                       \
+    ATTR void SLX_CAT(name, _lower_bound_many)(                             \
+        const struct name *sl, K_T const *keys, size_t n, T **out)          \
+    {                                                                       \
+        slx_find_many(SLX_TY(name), &sl->sl, keys, n, (void **)out, 0);     \
+    }
+
+/* Erasing a key range (SLX_PROTO_ERASE_RANGE). */
+#define SLX_GEN_ERASE_RANGE(name, T, K_T, ATTR)                               \
+    ATTR size_t SLX_CAT(name, _erase_range)(                                  \
+        struct name * sl, K_T lo, K_T hi, void (*fn)(T *, void *), void *arg) \
+    {                                                                         \
+        return slx_erase_range(SLX_TY(name), &sl->sl, &lo, &hi,               \
+                               (void (*)(void *, void *))fn, arg);            \
     }
 
 /* Erase through the element: a queue's removal fast path inline, the rest
@@ -5306,6 +5730,7 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
 #define SLX_PROTO_MAP_(ATTR, name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT) \
     SLX_PROTO_COMMON(name, T, K_T, ATTR);                                    \
     SLX_PROTO_REMOVE(name, T, ATTR);                                         \
+    SLX_PROTO_ERASE_RANGE(name, T, K_T, ATTR);                               \
     SLX_PROTO_MAP(name, T, K_T, ATTR);
 #define SLX_GEN_MAP_(ATTR, name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT) \
     SLX_GEN_MAP_R(ATTR, 0, name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT)
@@ -5316,6 +5741,7 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
                  NULL, NULL, RANKED);                                       \
     SLX_GEN_COMMON(name, T, K_T, ATTR)                                      \
     SLX_GEN_REMOVE(name, T, ATTR)                                           \
+    SLX_GEN_ERASE_RANGE(name, T, K_T, ATTR)                                 \
     SLX_GEN_MAP(name, T, K_T, ATTR)
 
 /** \brief `SKIPLIST_RANKED_DEFINE`'s declarations with external linkage.
@@ -5437,6 +5863,7 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
                           PSHIFT)                                       \
     SLX_PROTO_COMMON(name, T, K_T, ATTR);                               \
     SLX_PROTO_REMOVE(name, T, ATTR);                                    \
+    SLX_PROTO_ERASE_RANGE(name, T, K_T, ATTR);                          \
     SLX_PROTO_EXTENT(name, T, K_T, ATTR);
 #define SLX_GEN_EXTENT_(ATTR, name, T, K_T, START, SIZE, KPN, MAXLVL, PSHIFT) \
     SLX_GEN_EXTENT_R(ATTR, 0, name, T, K_T, START, SIZE, KPN, MAXLVL, PSHIFT)
@@ -5447,6 +5874,7 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
                         RANKED)                                                \
     SLX_GEN_COMMON(name, T, K_T, ATTR)                                         \
     SLX_GEN_REMOVE(name, T, ATTR)                                              \
+    SLX_GEN_ERASE_RANGE(name, T, K_T, ATTR)                                    \
     SLX_GEN_EXTENT(name, T, K_T, START, SIZE, ATTR)
 
 /** \brief `SKIPLIST_EXTENT_RANKED_DEFINE`'s declarations with external
