@@ -38,7 +38,7 @@ CHECK_GCC   ?= gcc
 CHECK_CLANG ?= clang
 CHECK_DIR   := $(BUILD)/check
 VALGRIND    ?= valgrind
-TEST_DEPS   += valgrind
+CHECK_DEPS  += valgrind
 
 # Set only by the recursive makes below: the optimisation level of the
 # main Criterion binary's objects (their recipes read CFLAGS_T when they
@@ -165,7 +165,7 @@ check-matrix-build:
 	$(MAKE) --no-print-directory -j$(TEST_JOBS) $(CHECK_BUILD)
 
 check-matrix:
-	@$(RUN_PARTS) "make check-matrix" deps=test-deps \
+	@$(RUN_PARTS) "make check-matrix" deps=check-deps \
 	    build=check-matrix-build $(CHECK_MATRIX_PARTS)
 
 .PHONY: check-matrix check-matrix-build $(CHECK_RUN) check-vg-planted \

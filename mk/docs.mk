@@ -41,7 +41,7 @@ docs_run = $(docs_examples) && \
            SKIPLIST_DOCS_XML='$(3)' SKIPLIST_DOCS_WARNLOG='$(4)' \
            SKIPLIST_DOCS_VERSION='$(DOCS_VERSION)' doxygen docs/Doxyfile
 
-TEST_DEPS        += $(DOCS_DEPS)
+CHECK_DEPS       += $(DOCS_DEPS)
 CHECK_PARTS      += docs=docs-check
 
 .PHONY: docs docs-deps docs-check docs-sync

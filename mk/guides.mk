@@ -35,11 +35,11 @@ $(GUIDE_OUT)/%: $(GUIDE_DIR)/%.c $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_T) -o $@ $< -lm $(call guide_libs,$*)
 
-# -O1 under the sanitizers, as the rcu suites' ASan build: the same checks
-# in half the compile time.
+# Under the sanitizers at $(TEST_SAN_OPT), as the suites' ASan builds
+# (tests/tests.mk says why).
 $(GUIDE_OUT)/%-asan: $(GUIDE_DIR)/%.c $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_T) $(SAN) -O1 -o $@ $< -lm $(call guide_libs,$*)
+	$(CC) $(CFLAGS_T) $(SAN) $(TEST_SAN_OPT) -o $@ $< -lm $(call guide_libs,$*)
 
 # The snippet check (see the top of this file). One awk run over every
 # guide; it names each quote that no longer matches, and fails.

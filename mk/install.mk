@@ -96,6 +96,6 @@ test-install:
 	    tests/install/run.sh "$(BUILD)/test-install"
 
 CHECK_PARTS    += install=test-install
-TEST_DEPS      += cmake
+CHECK_DEPS     += cmake
 
 .PHONY: install uninstall test-install

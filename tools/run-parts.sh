@@ -22,9 +22,11 @@
 # The test count of a part is read from what it prints:
 #   [====] Synthesis: Tested: N | ...   Criterion: N tests
 #   tsan runner: N tests, ...           the TSan stand-in runner: N tests
-#   ok: <what>                          one check (the recipes of the
+#   ok: <what>  or  ok  <what>          one check (the recipes of the
 #                                       parts that are not Criterion
-#                                       suites print one per check)
+#                                       suites print one per check;
+#                                       tests/install/run.sh the second)
+#   <what>: N checks passed             N checks (tests/soak/selftest.sh)
 # A part that prints none of these (a build) shows "-".
 set -u
 
@@ -35,7 +37,7 @@ log_dir=${PARTS_LOG:-build/logs}
 jobs=${PARTS_JOBS:-$(nproc 2>/dev/null || echo 2)}
 tail_n=${PARTS_TAIL:-40}
 # The lines of a part's output worth seeing as it runs.
-show='^ok: |Synthesis: |tsan runner: |^clean: |install-deps:|SKIPPED|skipped|FAILED|rror:|^make.*\*\*\*'
+show='^ok(: |  )| checks passed|Synthesis: |tsan runner: |^clean: |install-deps:|SKIPPED|skipped|FAILED|rror:|^make.*\*\*\*'
 
 mkdir -p "$log_dir" || exit 1
 # Strips terminal colours (Criterion's, compilers') from what is read back.
@@ -47,7 +49,9 @@ count() {
         /\[====\] Synthesis: Tested: [0-9]+/ {
             for (i = 1; i <= NF; i++) if ($i == "Tested:") n += $(i + 1); seen = 1 }
         /^tsan runner: [0-9]+ tests/ { n += $3; seen = 1 }
-        /^ok: / { n++; seen = 1 }
+        /^ok(: |  )/ { n++; seen = 1 }
+        match($0, /: [0-9]+ checks passed/) {
+            n += substr($0, RSTART + 2, RLENGTH - 16); seen = 1 }
         END { if (seen) print n; else print "-" }'
 }
 
