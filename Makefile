@@ -3,9 +3,17 @@
 #
 #   make demo        build and run every example (first installs liburcu-dev,
 #                    which examples/rcu_*.c link, when it is missing)
-#   make test        install missing deps, run every suite plain and under
-#                    ASan+UBSan, the matrix, the guides, the install and
-#                    docs checks (ends with Criterion's summary line)
+#   make test        the quick battery (about 5 minutes on a 2-core
+#                    machine): install the missing deps, then every
+#                    skiplist.h suite with gcc -O2 and under ASan+UBSan,
+#                    the skiplist_rcu.h suites (memb) and its stress under
+#                    ThreadSanitizer, the guides' examples
+#   make check       the whole battery, what CI runs (about 20 minutes):
+#                    make test's parts, the header checks, every liburcu
+#                    flavor, the planted faults, the compiler matrix,
+#                    valgrind, the docs, the errors table, the install test
+#                    Both end with one summary: each part, its test count,
+#                    passed or FAILED, its time (docs/testing.md).
 #   make bench-quick / bench / bench-report
 #   make fuzz soak mutants coverage check-matrix      (mk/*.mk)
 #   make docs docs-check install uninstall format format-check clean expand
@@ -23,11 +31,12 @@ SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer \
             -fno-sanitize-recover=all
 
 HEADERS  := skiplist.h skiplist_sched.h skiplist_rcu.h
-TEST_DEPS := libcriterion-dev pkg-config clang
+TEST_DEPS := libcriterion-dev pkg-config
+CHECK_DEPS := clang
 BENCH_DEPS := libbsd-dev libjudy-dev libabsl-dev libboost-dev libglib2.0-dev libcds-dev liburcu-dev
 DEMO_DEPS := liburcu-dev
 
-.PHONY: all demo demo-deps test deps test-deps bench bench-quick \
+.PHONY: all demo demo-deps test check deps test-deps check-deps bench bench-quick \
         bench-report format format-check clean expand
 
 all: examples
@@ -94,10 +103,16 @@ include tests/tests.mk
 
 # ------------------------------------------------------------ more targets
 # mk/*.mk: one file per concern (docs, install, the test matrix, coverage,
-# mutants, fuzzing, soak). A file there adds its targets, and may append to
-#   TEST_EXTRA_BUILD  binaries `make test` builds in its parallel build step
-#   TEST_EXTRA_RUN    targets `make test` runs after the header checks and
-#                     before the Criterion suites (whose summary ends it)
+# mutants, fuzzing, soak). A file there adds its targets, and may append
+# to these lists of tests/tests.mk (a part is NAME=TARGET: NAME in the
+# summary, TARGET the make target that runs it):
+#   TEST_BUILD        what `make test` (and so `make check`) builds in its
+#                     parallel build step
+#   TEST_PARTS        parts of `make test` (and so of `make check`)
+#   CHECK_BUILD_ALL   what `make check` builds besides TEST_BUILD
+#   CHECK_PARTS       parts of `make check` only, run after TEST_PARTS
+#   TEST_DEPS         packages `make test` installs when missing
+#   CHECK_DEPS        packages `make check` installs besides TEST_DEPS
 include $(sort $(wildcard mk/*.mk))
 
 # ------------------------------------------------------------------ layout

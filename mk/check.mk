@@ -1,7 +1,7 @@
 # ------------------------------------------------------------ check matrix
-# The compiler, optimiser and tool matrix that `make test` runs on top of
+# The compiler, optimiser and tool matrix that `make check` runs on top of
 # tests.mk's own builds (docs/testing.md lists every part of `make test`
-# and what each takes on the 2-core CI machine). tests.mk already builds
+# and `make check` and what each takes on the 2-core VM). tests.mk builds
 # the main Criterion binary with $(CC) -O2, plain and under ASan+UBSan, the
 # skiplist_rcu.h suites per liburcu flavor and under ASan+UBSan, and the
 # rcu stress program under ThreadSanitizer, all with $(CC) (gcc). This
@@ -27,7 +27,8 @@
 # (tests/rcu/stress.h) runs under TSan through tests/rcu/stress_main.c
 # instead: tests.mk's gcc build and the clang build here.
 #
-#   make check-matrix   builds and runs only these (make test runs them too)
+#   make check-matrix   builds and runs only these (make check runs them
+#                       too), with tools/run-parts.sh's summary
 #
 # The variant builds reuse tests.mk's rules through a recursive make with
 # another BUILD and CC, and CHECK_OPT for the optimisation level (it
@@ -37,7 +38,7 @@ CHECK_GCC   ?= gcc
 CHECK_CLANG ?= clang
 CHECK_DIR   := $(BUILD)/check
 VALGRIND    ?= valgrind
-TEST_DEPS   += valgrind
+CHECK_DEPS  += valgrind
 
 # Set only by the recursive makes below: the optimisation level of the
 # main Criterion binary's objects (their recipes read CFLAGS_T when they
@@ -67,22 +68,24 @@ CHECK_RUN   := $(CHECK_MAIN) check-rcu-clang check-tsan-clang check-valgrind
 
 # The suites that build programs (compile-fail, planted faults) take the
 # compiler from $CC: set it to the variant's, whatever the caller's is.
-$(CHECK_MAIN): check-main-%:
+$(CHECK_MAIN): check-main-%: check-build-%
 	@echo "==== matrix: main suites built with $(subst -, ,$*)"
 	CC=$(CHECK_$(call check_cc,$*)) $(CHECK_DIR)/$*/tests/skiplist-tests
 check_cc = $(if $(filter clang-%,$(1)),CLANG,GCC)
 
-check-rcu-clang:
+check-rcu-clang: check-build-clang-O2
 	@echo "==== matrix: skiplist_rcu.h suites built with $(CHECK_CLANG) -O2 (memb)"
 	CC=$(CHECK_CLANG) $(CHECK_DIR)/clang-O2/tests/rcu/rcu-tests-memb
 
 # tests.mk's TSan runs, with clang's ThreadSanitizer; then the planted
 # suite's TSan tests (a control and two planted races, which must be
 # reported) built with clang.
-check-tsan-clang:
+check-tsan-clang: check-build-clang-O2
 	@echo "==== matrix: skiplist_rcu.h stress under $(CHECK_CLANG)'s ThreadSanitizer"
 	$(RCU_TSAN_ENV) $(CHECK_DIR)/clang-O2/tests/rcu/rcu-stress-tsan $(RCU_TSAN_ROUNDS)
+	@echo "ok: stress, $(RCU_TSAN_ROUNDS) rounds, $(CHECK_CLANG) TSan"
 	$(RCU_TSAN_ENV) $(CHECK_DIR)/clang-O2/tests/rcu/rcu-stress-tsan 2 library
+	@echo "ok: stress, 2 rounds (library allocator), $(CHECK_CLANG) TSan"
 	CC=$(CHECK_CLANG) $(CHECK_DIR)/clang-O2/tests/rcu/rcu-planted \
 	    --filter 'rcu_planted/*_tsan'
 
@@ -116,13 +119,13 @@ check-vg-planted:
 	    if $(VALGRIND) $(CHECK_VG_OPTS) $$b >$$b.log 2>&1; then \
 	        echo "FAILED: valgrind passed the planted $$t (log: $$b.log)"; exit 1; \
 	    fi; \
-	    echo "valgrind planted $$t: fails as it must ($$(grep -o 'ERROR SUMMARY: [0-9]* errors' $$b.log))"; \
+	    echo "ok: valgrind planted $$t: fails as it must ($$(grep -o 'ERROR SUMMARY: [0-9]* errors' $$b.log))"; \
 	done
 
 $(CHECK_VG): check-vg-%: $(BUILD)/examples/%
 	@log=$(BUILD)/examples/$*.valgrind.log; \
 	if $(VALGRIND) $(CHECK_VG_OPTS) ./$(BUILD)/examples/$* >$$log 2>&1; then \
-	    echo "valgrind $*: $$(grep -o 'ERROR SUMMARY: [0-9]* errors' $$log)"; \
+	    echo "ok: valgrind $*: $$(grep -o 'ERROR SUMMARY: [0-9]* errors' $$log)"; \
 	else \
 	    tail -n 40 $$log; echo "FAILED: valgrind $* (log: $$log)"; exit 1; \
 	fi
@@ -147,11 +150,23 @@ check-tsan-suites: $(CHECK_TSAN_SUITE)
 CHECK_BUILD += $(CHECK_TSAN_SUITE)
 CHECK_RUN   += check-tsan-suites
 
-TEST_EXTRA_BUILD += $(CHECK_BUILD)
-TEST_EXTRA_RUN   += $(CHECK_RUN)
+# The parts, as tools/run-parts.sh names them in the summary.
+CHECK_MATRIX_PARTS := main-clang-O2=check-main-clang-O2 \
+                      main-gcc-O0=check-main-gcc-O0 \
+                      main-clang-O0=check-main-clang-O0 \
+                      rcu-clang-O2=check-rcu-clang \
+                      rcu-tsan-clang=check-tsan-clang \
+                      rcu-tsan-suite=check-tsan-suites \
+                      valgrind=check-valgrind
+CHECK_BUILD_ALL += $(CHECK_BUILD)
+CHECK_PARTS     += $(CHECK_MATRIX_PARTS)
 
-check-matrix: test-deps
+check-matrix-build:
 	$(MAKE) --no-print-directory -j$(TEST_JOBS) $(CHECK_BUILD)
-	@$(MAKE) --no-print-directory $(CHECK_RUN)
 
-.PHONY: check-matrix $(CHECK_RUN) check-vg-planted $(CHECK_VG) check-tsan-suites
+check-matrix:
+	@$(RUN_PARTS) "make check-matrix" deps=check-deps \
+	    build=check-matrix-build $(CHECK_MATRIX_PARTS)
+
+.PHONY: check-matrix check-matrix-build $(CHECK_RUN) check-vg-planted \
+        $(CHECK_VG) check-tsan-suites

@@ -10,9 +10,9 @@
 #                    no engine-internal or example symbol, every function
 #                    the macros generate listed, every SKIPLIST_* macro and
 #                    macro argument documented, every page and image made.
-#                    Part of `make test` (about 20 s on the 2-core VM).
+#                    Part of `make check` (about 20 s on the 2-core VM).
 #   make docs-sync   docs/reference/ against what the macros really
-#                    generate (tests/docs/sync.sh, gcc). Part of `make test`.
+#                    generate (tests/docs/sync.sh, gcc). Part of docs-check.
 #
 # Two people can build at once: make docs DOCS_OUT=build/me/docs.
 DOCS_OUT   ?= docs
@@ -41,8 +41,8 @@ docs_run = $(docs_examples) && \
            SKIPLIST_DOCS_XML='$(3)' SKIPLIST_DOCS_WARNLOG='$(4)' \
            SKIPLIST_DOCS_VERSION='$(DOCS_VERSION)' doxygen docs/Doxyfile
 
-TEST_DEPS        += $(DOCS_DEPS)
-TEST_EXTRA_RUN   += docs-sync docs-check
+CHECK_DEPS       += $(DOCS_DEPS)
+CHECK_PARTS      += docs=docs-check
 
 .PHONY: docs docs-deps docs-check docs-sync
 
@@ -64,8 +64,11 @@ docs-check: docs-deps docs-sync
 	@echo "==== docs: Doxygen, warnings as errors ($(DOCS_CHECK))"
 	@$(call docs_run,$(DOCS_CHECK),FAIL_ON_WARNINGS,YES,) || \
 	    { echo "docs-check: Doxygen warned (above)"; exit 1; }
+	@echo "ok: Doxygen, no warning"
 	@tests/docs/indexes.sh $(DOCS_CHECK) $(BUILD)/docs-sync
+	@echo "ok: the site's indexes"
 
 docs-sync:
 	@echo "==== docs: docs/reference/ against the generated prototypes"
 	@CC_AUX='$(HDR_GCC)' tests/docs/sync.sh $(BUILD)/docs-sync
+	@echo "ok: docs/reference/ matches the generated prototypes"

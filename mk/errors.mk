@@ -6,10 +6,12 @@
 # shows that each of those is caught. The suites themselves run with the
 # others (the main Criterion binary and the skiplist_rcu.h binaries).
 #   make test-errors-table
-TEST_EXTRA_RUN += test-errors-table
+CHECK_PARTS += errors-table=test-errors-table
 
 test-errors-table:
 	@sh tests/errors/check_table.sh --self-test
+	@echo "ok: errors table self-test"
 	@sh tests/errors/check_table.sh
+	@echo "ok: errors table"
 
 .PHONY: test-errors-table

@@ -4,7 +4,8 @@
 #
 #   make guides   build and run them (plain and under ASan+UBSan), and check
 #                 that every code block a guide quotes is still, line for
-#                 line, in the example it names. Part of `make test`.
+#                 line, in the example it names. Part of `make test`
+#                 (the part "guides") and so of `make check`.
 #
 # A guide quotes a region of its example as a fenced ```c block right after
 # a marker line   <!-- snippet: examples/NAME.c REGION -->   and the example
@@ -24,8 +25,8 @@ GUIDE_ASAN := $(GUIDE_BINS:%=%-asan)
 GUIDE_RCU  := $(patsubst $(GUIDE_DIR)/%.c,%,$(shell grep -l \
                 '^\#include "skiplist_rcu.h"' $(GUIDE_SRC) /dev/null))
 
-TEST_EXTRA_BUILD += $(GUIDE_BINS) $(GUIDE_ASAN)
-TEST_EXTRA_RUN   += guides-run
+TEST_BUILD       += $(GUIDE_BINS) $(GUIDE_ASAN)
+TEST_PARTS       += guides=guides-run
 TEST_DEPS        += liburcu-dev
 
 guide_libs = $(if $(filter $(1),$(GUIDE_RCU)),-pthread -lurcu -lurcu-common)
@@ -34,11 +35,11 @@ $(GUIDE_OUT)/%: $(GUIDE_DIR)/%.c $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_T) -o $@ $< -lm $(call guide_libs,$*)
 
-# -O1 under the sanitizers, as the rcu suites' ASan build: the same checks
-# in half the compile time.
+# Under the sanitizers at $(TEST_SAN_OPT), as the suites' ASan builds
+# (tests/tests.mk says why).
 $(GUIDE_OUT)/%-asan: $(GUIDE_DIR)/%.c $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_T) $(SAN) -O1 -o $@ $< -lm $(call guide_libs,$*)
+	$(CC) $(CFLAGS_T) $(SAN) $(TEST_SAN_OPT) -o $@ $< -lm $(call guide_libs,$*)
 
 # The snippet check (see the top of this file). One awk run over every
 # guide; it names each quote that no longer matches, and fails.
@@ -109,17 +110,20 @@ guides-snippets:
 	    if awk "$$GUIDE_SNIPPET_AWK" $(GUIDE_SELFTEST)/$$t.md >/dev/null; then \
 	        echo "guides: the snippet check accepted $$t.md"; exit 1; fi; \
 	done
-	@echo "guides: snippet check self-test: the control passes, a changed" \
-	    "line and a missing region are refused"
+	@echo "ok: guides: snippet check self-test: the control passes, a" \
+	    "changed line and a missing region are refused"
 	@awk "$$GUIDE_SNIPPET_AWK" $(GUIDE_MD)
+	@echo "ok: guides: every quoted snippet matches its example"
 
-guides-run: guides-snippets
+guides-run: guides-snippets $(GUIDE_BINS) $(GUIDE_ASAN)
 	@for g in $(GUIDE_BINS:$(GUIDE_OUT)/%=%); do \
 	    echo "==== guide example $$g"; \
 	    $(GUIDE_OUT)/$$g || { echo "FAILED: $(GUIDE_OUT)/$$g"; exit 1; }; \
+	    echo "ok: guide example $$g"; \
 	    echo "==== guide example $$g under ASan+UBSan"; \
 	    $(GUIDE_OUT)/$$g-asan >/dev/null || \
 	        { echo "FAILED: $(GUIDE_OUT)/$$g-asan"; exit 1; }; \
+	    echo "ok: guide example $$g under ASan+UBSan"; \
 	done
 
 guides: test-deps

@@ -7,7 +7,7 @@
 #                       consumers through pkg-config, find_package,
 #                       add_subdirectory and FetchContent, uninstall, and
 #                       check nothing is left (tests/install/run.sh; part
-#                       of `make test`)
+#                       of `make check`)
 #
 # Layout under $(DESTDIR)$(PREFIX) (CMakeLists.txt installs the same, from
 # the same templates):
@@ -95,7 +95,7 @@ test-install:
 	@MAKE="$(INSTALL_TEST_MAKE)" CC="$(CC)" \
 	    tests/install/run.sh "$(BUILD)/test-install"
 
-TEST_EXTRA_RUN += test-install
-TEST_DEPS      += cmake
+CHECK_PARTS    += install=test-install
+CHECK_DEPS     += cmake
 
 .PHONY: install uninstall test-install

@@ -28,10 +28,10 @@ soak: test-deps
 
 # The soak's own check (tests/soak/selftest.sh, no build, about a second):
 # on stand-in suites, the sums, the scaling, the seeds, and that a failing,
-# crashing or empty run fails the soak. `make test` runs it.
+# crashing or empty run fails the soak. `make check` runs it.
 soak-selftest:
 	@tests/soak/selftest.sh
 
-TEST_EXTRA_RUN += soak-selftest
+CHECK_PARTS += soak-selftest=soak-selftest
 
 .PHONY: soak-selftest

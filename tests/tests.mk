@@ -1,17 +1,38 @@
 # Criterion suites: every tests/*.c is linked into one binary (Criterion
 # registers tests across translation units), built twice: plain and under
-# ASan+UBSan. The plain run comes last so the output ends with its summary.
+# ASan+UBSan.
 #
-# Before the suites run, the header portability checks build and run
-# tests/cxx_compile.cc (every face instantiated) as C++17 with g++ and
-# clang++ and as C99 and C11 with gcc and clang, all with -Werror.
+# Two batteries, each run by tools/run-parts.sh as a list of named parts
+# (a make target each), every part's output in $(BUILD)/logs/<part>.log,
+# and one summary at the end: each part, its test count, passed or
+# FAILED, its time, then the total; the exit status is non-zero when a
+# part failed. Both first install the missing packages (test-deps:
+# TEST_DEPS; check-deps adds CHECK_DEPS), then build what they run in one
+# parallel build (-j$(TEST_JOBS)).
+#
+#   make test    the quick one (about 5 minutes on the 2-core VM from
+#                scratch): the main suites with gcc -O2 and under
+#                ASan+UBSan, the skiplist_rcu.h suites (memb flavor) and
+#                its stress under ThreadSanitizer, and the guides.
+#   make check   everything (about 20 minutes; CI runs it): the above,
+#                the header checks, every liburcu flavor, the rcu suites
+#                under ASan+UBSan, the planted faults, the compiler and
+#                optimiser matrix, valgrind (mk/check.mk), the docs, the
+#                errors table, the install test, the soak's self-test.
+#
+# TEST_PARTS and CHECK_PARTS list the parts as NAME=TARGET; the mk/*.mk
+# files add theirs (see the Makefile). A single part runs alone as its
+# target: make test-main-asan, make check-valgrind, ...
+#
+# The header portability checks build and run tests/cxx_compile.cc (every
+# face instantiated) as C++17 with g++ and clang++ and as C99 and C11 with
+# gcc and clang, all with -Werror (make check).
 #
 # Replay a random suite: SEED=<n> ./build/tests/skiplist-tests --filter
 # 'map_random/<test>'; soak: TEST_SCALE=<k> make test.
 #
 # skiplist_rcu.h has suites of its own (tests/rcu/, their own binaries,
-# since they link liburcu); `make test` runs them after the header checks
-# and before skiplist.h's suites: see "skiplist_rcu.h" below.
+# since they link liburcu): see "skiplist_rcu.h" below.
 TEST_SRC  := $(sort $(wildcard tests/*.c))
 TEST_BIN  := $(BUILD)/tests/skiplist-tests
 TEST_ASAN := $(BUILD)/tests/skiplist-tests-asan
@@ -35,6 +56,9 @@ have = $(shell command -v $(1) >/dev/null 2>&1 && echo yes)
 test-deps:
 	@tools/install-deps.sh $(TEST_DEPS)
 
+check-deps:
+	@tools/install-deps.sh $(TEST_DEPS) $(CHECK_DEPS)
+
 # One object per source so the two builds and the sources compile in
 # parallel (the instantiations are heavy: every hot path is specialised).
 TEST_OBJ      := $(TEST_SRC:tests/%.c=$(BUILD)/tests/obj/%.o)
@@ -45,9 +69,17 @@ $(BUILD)/tests/obj/%.o: tests/%.c $(wildcard tests/*.h) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_T) $(TEST_DEFS) -c -o $@ $<
 
+# The ASan+UBSan build, the dearest step of `make test`, is at -O1 with
+# line tables only (-g1): about a third of the compile time of -O2 -g,
+# the same checks, and the reports still name file and line. It links
+# without PIE: the binary's 880,000 relative relocations (the
+# sanitizers' descriptors) are then resolved once, at link time, instead
+# of in each of the runner's per-test processes.
+TEST_SAN_OPT := -O1 -g1
+
 $(BUILD)/tests/obj-asan/%.o: tests/%.c $(wildcard tests/*.h) $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_T) $(SAN) $(TEST_DEFS) -c -o $@ $<
+	$(CC) $(CFLAGS_T) $(SAN) $(TEST_SAN_OPT) $(TEST_DEFS) -c -o $@ $<
 
 # The AVX2 build of the remove's pointer scan (tests/test_find_ptr_avx2.c).
 ifeq ($(shell uname -m),x86_64)
@@ -58,7 +90,7 @@ $(TEST_BIN): $(TEST_OBJ)
 	$(CC) $(CFLAGS_T) -o $@ $(TEST_OBJ) -lcriterion -lm
 
 $(TEST_ASAN): $(TEST_OBJ_ASAN)
-	$(CC) $(CFLAGS_T) $(SAN) -o $@ $(TEST_OBJ_ASAN) -lcriterion -lm
+	$(CC) $(CFLAGS_T) $(SAN) $(TEST_SAN_OPT) -no-pie -o $@ $(TEST_OBJ_ASAN) -lcriterion -lm
 
 # $(1): target, $(2): compiler, $(3): flags. Builds, or says why not.
 define hdr_rule
@@ -80,25 +112,57 @@ $(eval $(call hdr_rule,gcc-c11,$(HDR_GCC),-x c -std=c11 $(WARN)))
 $(eval $(call hdr_rule,clang-c99,$(HDR_CLANG),-x c -std=c99 $(WARN)))
 $(eval $(call hdr_rule,clang-c11,$(HDR_CLANG),-x c -std=c11 $(WARN)))
 
-# LeakSanitizer: a test worker's exit-time leak report never fails its
-# test (Criterion ignores it), so suites check explicitly with
-# tc_no_leaks() (test_common.h). The exit-time report is then only able to
-# fail the run for leaks of the runner process itself, which are
-# Criterion's own (2.4.1 leaks 48 bytes per test with a .timeout): keep
-# the report, do not let it set the exit status.
 test-headers: $(HDR_CHECKS)
-	@for h in $(HDR_CHECKS); do $$h || { echo "FAILED: $$h"; exit 1; }; done
+	@for h in $(HDR_CHECKS); do \
+	    $$h && echo "ok: header check $${h##*/}" || \
+	        { echo "FAILED: $$h"; exit 1; }; \
+	done
 
-test: test-deps
-	$(MAKE) --no-print-directory -j$(TEST_JOBS) $(HDR_CHECKS) $(TEST_BIN) \
-	    $(TEST_ASAN) $(RCU_HDR_CHECKS) $(RCU_BINS) $(TEST_EXTRA_BUILD)
-	@for h in $(HDR_CHECKS); do $$h || { echo "FAILED: $$h"; exit 1; }; done
-	@$(MAKE) --no-print-directory test-rcu-run
-	@$(if $(strip $(TEST_EXTRA_RUN)),$(MAKE) --no-print-directory $(TEST_EXTRA_RUN))
-	LSAN_OPTIONS="exitcode=0:$$LSAN_OPTIONS" $(TEST_ASAN)
+test-main: $(TEST_BIN)
 	$(TEST_BIN)
 
-.PHONY: test-headers
+# LeakSanitizer: a test worker's exit-time leak report never fails its
+# test (Criterion ignores it), so suites check explicitly with
+# tc_no_leaks() (test_common.h, __lsan_do_recoverable_leak_check, which
+# works whatever these options say). The exit-time check is off
+# (leak_check_at_exit=0): in a worker it only costs a scan of the heap,
+# per test; in the runner it can only find Criterion's own leaks (2.4.1
+# leaks 48 bytes per test with a .timeout). Asked for anyway
+# (ASAN_OPTIONS=leak_check_at_exit=1 make ...), its report does not set
+# the exit status (exitcode=0).
+TEST_ASAN_ENV := ASAN_OPTIONS="leak_check_at_exit=0:$$ASAN_OPTIONS" \
+                 LSAN_OPTIONS="exitcode=0:$$LSAN_OPTIONS"
+
+test-main-asan: $(TEST_ASAN)
+	$(TEST_ASAN_ENV) $(TEST_ASAN)
+
+.PHONY: test-headers test-main test-main-asan
+
+# ------------------------------------------------------------ the batteries
+# What each builds (one parallel build) and runs (its parts, in order).
+# The mk/*.mk files add to these; the rcu parts are defined below.
+TEST_BUILD  := $(TEST_BIN) $(TEST_ASAN)
+CHECK_BUILD_ALL := $(HDR_CHECKS)
+TEST_PARTS  := main-gcc-O2=test-main main-asan=test-main-asan
+CHECK_PARTS_FIRST := headers=test-headers
+CHECK_PARTS :=
+RUN_PARTS    = MAKE="$(MAKE)" PARTS_LOG=$(BUILD)/logs PARTS_JOBS=$(TEST_JOBS) \
+               tools/run-parts.sh
+
+test:
+	@$(RUN_PARTS) "make test" deps=test-deps build=test-build $(TEST_PARTS)
+
+check:
+	@$(RUN_PARTS) "make check" deps=check-deps build=check-build \
+	    $(CHECK_PARTS_FIRST) $(TEST_PARTS) $(CHECK_PARTS)
+
+test-build:
+	$(MAKE) --no-print-directory -j$(TEST_JOBS) $(TEST_BUILD)
+
+check-build:
+	$(MAKE) --no-print-directory -j$(TEST_JOBS) $(TEST_BUILD) $(CHECK_BUILD_ALL)
+
+.PHONY: test check test-build check-build test-deps check-deps
 
 # ----------------------------------------------------------- skiplist_rcu.h
 # tests/rcu/: the concurrent header's suites, each binary linking liburcu.
@@ -113,8 +177,10 @@ test: test-deps
 #   hdr_compile.cc     the header as C99/C11/C++17 with gcc and clang
 # The diff and stress suites are built once per liburcu flavor (memb, mb,
 # qsbr, bp: one -D switch and one library each), and all three under
-# ASan+UBSan (memb, at -O1: half the build time, the same checks).
-#   make test-rcu        build and run only these
+# ASan+UBSan (memb, at $(TEST_SAN_OPT) as the main suites' ASan build).
+#   make test-rcu        build and run only these (all of them: make test
+#                        runs the memb flavor and the TSan stress, make
+#                        check all)
 #   make test-rcu-soak   the same with TEST_SCALE=$(RCU_SOAK_SCALE) (default 10)
 # Replay: SEED=<n> build/tests/rcu/rcu-tests-memb --filter 'rcu_diff/<t>'.
 RCU_DIR     := $(BUILD)/tests/rcu
@@ -154,7 +220,7 @@ $(RCU_DIR)/rcu-tests-$(1): $(4:%=$(RCU_DIR)/obj-$(1)/%.o)
 endef
 $(eval $(call rcu_build,memb,,memb,$(RCU_SUITES) test_rcu_alloc))
 $(foreach f,mb qsbr bp,$(eval $(call rcu_build,$(f),,$(f),$(RCU_SUITES))))
-$(eval $(call rcu_build,asan,$(SAN) -O1,memb,$(RCU_SUITES) test_rcu_alloc))
+$(eval $(call rcu_build,asan,$(SAN) $(TEST_SAN_OPT),memb,$(RCU_SUITES) test_rcu_alloc))
 
 $(RCU_DIR)/rcu-stress-tsan: tests/rcu/stress_main.c $(RCU_DEPS)
 	@mkdir -p $(dir $@)
@@ -191,31 +257,63 @@ $(eval $(call rcu_hdr_rule,memb-gcc-c11,$(HDR_GCC),-x c -std=c11 $(WARN),memb))
 $(eval $(call rcu_hdr_rule,memb-clang-c99,$(HDR_CLANG),-x c -std=c99 $(WARN),memb))
 $(eval $(call rcu_hdr_rule,memb-clang-c11,$(HDR_CLANG),-x c -std=c11 $(WARN),memb))
 
-# Runs what the rules above built. liburcu is not built with TSan: its own
-# hand-offs are suppressed (tests/rcu/tsan.supp), nothing else. The LSan
-# exit-time report is informational, as for skiplist.h's ASan run: the
-# suites count their allocator's blocks themselves.
+# Runs what the rules above built, one target a part. liburcu is not
+# built with TSan: its own hand-offs are suppressed (tests/rcu/tsan.supp),
+# nothing else. The LSan exit-time report is informational, as for
+# skiplist.h's ASan run: the suites count their allocator's blocks
+# themselves.
 RCU_TSAN_ENV := TSAN_OPTIONS="halt_on_error=1 \
                 suppressions=$(CURDIR)/tests/rcu/tsan.supp $$TSAN_OPTIONS"
-test-rcu-run:
-	@for h in $(RCU_HDR_CHECKS); do $$h || { echo "FAILED: $$h"; exit 1; }; done
-	@for f in $(RCU_FLAVORS); do \
-	    echo "==== skiplist_rcu.h suites, liburcu flavor $$f"; \
-	    $(RCU_DIR)/rcu-tests-$$f || exit 1; \
+
+test-rcu-headers: $(RCU_HDR_CHECKS)
+	@for h in $(RCU_HDR_CHECKS); do \
+	    $$h && echo "ok: rcu header check $${h##*/}" || \
+	        { echo "FAILED: $$h"; exit 1; }; \
 	done
+
+$(RCU_FLAVORS:%=test-rcu-%): test-rcu-%: $(RCU_DIR)/rcu-tests-%
+	@echo "==== skiplist_rcu.h suites, liburcu flavor $*"
+	$(RCU_DIR)/rcu-tests-$*
+
+test-rcu-asan: $(RCU_DIR)/rcu-tests-asan
 	@echo "==== skiplist_rcu.h suites under ASan+UBSan"
-	LSAN_OPTIONS="exitcode=0:$$LSAN_OPTIONS" $(RCU_DIR)/rcu-tests-asan
+	$(TEST_ASAN_ENV) $(RCU_DIR)/rcu-tests-asan
+
+# The stress program: RCU_TSAN_ROUNDS rounds with skiplist_rcu.h's own
+# allocator, 2 with liburcu's (library).
+test-rcu-tsan: $(RCU_DIR)/rcu-stress-tsan
 	@echo "==== skiplist_rcu.h stress under ThreadSanitizer"
 	$(RCU_TSAN_ENV) $(RCU_DIR)/rcu-stress-tsan $(RCU_TSAN_ROUNDS)
+	@echo "ok: stress, $(RCU_TSAN_ROUNDS) rounds, gcc TSan"
 	$(RCU_TSAN_ENV) $(RCU_DIR)/rcu-stress-tsan 2 library
+	@echo "ok: stress, 2 rounds (library allocator), gcc TSan"
+
+test-rcu-planted: $(RCU_DIR)/rcu-planted
 	@echo "==== skiplist_rcu.h planted faults"
 	$(RCU_DIR)/rcu-planted
 
-test-rcu: test-deps
+# make test runs the memb flavor and the TSan stress; make check all.
+TEST_BUILD  += $(RCU_DIR)/rcu-tests-memb $(RCU_DIR)/rcu-stress-tsan
+CHECK_BUILD_ALL += $(RCU_HDR_CHECKS) $(RCU_BINS)
+TEST_PARTS  += rcu-memb=test-rcu-memb rcu-tsan=test-rcu-tsan
+CHECK_PARTS_FIRST += rcu-headers=test-rcu-headers
+CHECK_PARTS += rcu-mb=test-rcu-mb rcu-qsbr=test-rcu-qsbr rcu-bp=test-rcu-bp \
+               rcu-asan=test-rcu-asan rcu-planted=test-rcu-planted
+RCU_PARTS   := rcu-headers=test-rcu-headers \
+               $(foreach f,$(RCU_FLAVORS),rcu-$(f)=test-rcu-$(f)) rcu-asan=test-rcu-asan \
+               rcu-tsan=test-rcu-tsan rcu-planted=test-rcu-planted
+
+test-rcu-run:
+	@$(MAKE) --no-print-directory $(foreach p,$(RCU_PARTS),$(lastword $(subst =, ,$(p))))
+
+rcu-build:
 	$(MAKE) --no-print-directory -j$(TEST_JOBS) $(RCU_HDR_CHECKS) $(RCU_BINS)
-	@$(MAKE) --no-print-directory test-rcu-run
+
+test-rcu:
+	@$(RUN_PARTS) "make test-rcu" deps=test-deps build=rcu-build $(RCU_PARTS)
 
 test-rcu-soak:
 	TEST_SCALE=$(RCU_SOAK_SCALE) $(MAKE) --no-print-directory test-rcu
 
-.PHONY: test-rcu test-rcu-run test-rcu-soak
+.PHONY: test-rcu test-rcu-run test-rcu-soak test-rcu-headers rcu-build \
+        $(RCU_FLAVORS:%=test-rcu-%) test-rcu-asan test-rcu-tsan test-rcu-planted
