@@ -156,13 +156,20 @@ check:
 	@$(RUN_PARTS) "make check" deps=check-deps build=check-build \
 	    $(CHECK_PARTS_FIRST) $(TEST_PARTS) $(CHECK_PARTS)
 
+# What CI runs after make test (.ci/run): the parts of make check that
+# build little and take seconds. Each part builds what it runs.
+CHECK_QUICK_PARTS := headers=test-headers rcu-headers=test-rcu-headers \
+                     docs=docs-check errors-table=test-errors-table
+check-quick:
+	@$(RUN_PARTS) "make check-quick" deps=check-deps $(CHECK_QUICK_PARTS)
+
 test-build:
 	$(MAKE) --no-print-directory -j$(TEST_JOBS) $(TEST_BUILD)
 
 check-build:
 	$(MAKE) --no-print-directory -j$(TEST_JOBS) $(TEST_BUILD) $(CHECK_BUILD_ALL)
 
-.PHONY: test check test-build check-build test-deps check-deps
+.PHONY: test check check-quick test-build check-build test-deps check-deps
 
 # ----------------------------------------------------------- skiplist_rcu.h
 # tests/rcu/: the concurrent header's suites, each binary linking liburcu.
