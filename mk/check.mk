@@ -46,6 +46,7 @@ CHECK_DEPS  += valgrind
 # they were defined, so the rcu builds keep -O2).
 ifneq ($(CHECK_OPT),)
 CFLAGS_T := $(filter-out -O% -g,$(CFLAGS_T)) $(CHECK_OPT)
+TEST_G   :=
 endif
 
 # $(1): variant, $(2): compiler, $(3): CHECK_OPT, $(4): what to build, as

@@ -12,12 +12,15 @@
 #                whole output goes to PARTS_LOG/NAME.log
 #   PARTS_JOBS   -j for each part's make (default nproc): a part's
 #                prerequisites that are out of date are rebuilt in parallel
-#   PARTS_TAIL   lines of a failing part's log shown (default 40)
+#   PARTS_TAIL   lines of a failing part's log shown (default 40): the
+#                lines that report a failure (Criterion's [FAIL] and its
+#                [----] messages, FAILED, error:, the sanitizers'
+#                reports, make's ***), else the log's end
 #
 # Every part runs, whatever failed before it, so that the summary is
 # complete; the exit status is 1 when any part failed. While a part runs,
-# only its result lines reach the screen (those matching PARTS_SHOW
-# below); when it fails, the tail of its log follows.
+# only its result lines reach the screen (those matching $show below);
+# when it fails, the lines of its log that say why follow.
 #
 # The test count of a part is read from what it prints:
 #   [====] Synthesis: Tested: N | ...   Criterion: N tests
@@ -37,7 +40,9 @@ log_dir=${PARTS_LOG:-build/logs}
 jobs=${PARTS_JOBS:-$(nproc 2>/dev/null || echo 2)}
 tail_n=${PARTS_TAIL:-40}
 # The lines of a part's output worth seeing as it runs.
-show='^ok(: |  )| checks passed|Synthesis: |tsan runner: |^clean: |install-deps:|SKIPPED|skipped|FAILED|rror:|^make.*\*\*\*'
+show='^ok(: |  )|[0-9]+ checks passed|Synthesis: |tsan runner: |^clean: |install-deps:|SKIPPED|skipped|FAILED|rror:|^make.*\*\*\*'
+# The lines of a failed part's log that say why.
+why='\[FAIL\]|^\[----\] |FAILED|error:|ERROR|Sanitizer|^make.*\*\*\*'
 
 mkdir -p "$log_dir" || exit 1
 # Strips terminal colours (Criterion's, compilers') from what is read back.
@@ -84,8 +89,13 @@ for spec in "$@"; do
     else
         result=FAILED
         failed=$((failed + 1))
-        echo "     $name: FAILED (exit $rc), $n tests, $secs s; the end of $log:"
-        nocolor "$log" | tail -n "$tail_n" | sed 's/^/   | /'
+        if nocolor "$log" | grep -qE "$why"; then
+            echo "     $name: FAILED (exit $rc), $n tests, $secs s; from $log:"
+            nocolor "$log" | grep -E "$why" | head -n "$tail_n" | sed 's/^/   | /'
+        else
+            echo "     $name: FAILED (exit $rc), $n tests, $secs s; the end of $log:"
+            nocolor "$log" | tail -n "$tail_n" | sed 's/^/   | /'
+        fi
     fi
     printf '%s %s %s %s\n' "$name" "$n" "$result" "$secs" >>"$summary"
 done
