@@ -147,7 +147,7 @@ extern "C" {
 #define SKIPLIST_VERSION_STRING "2.3.0"
 
 /** Default keys per leaf, max level, promotion shift (index fanout 32).
- *  Chosen from bench/ (see docs/performance.md). Each default may be
+ *  Chosen from bench/ (see docs/lab-notes.md). Each default may be
  *  overridden by defining it before the include. */
 #ifndef SKIPLIST_DEFAULT_KPN
 /** Default `KPN`, keys per leaf node (1..256). */
@@ -169,8 +169,8 @@ extern "C" {
     SKIPLIST_DEFAULT_KPN, SKIPLIST_DEFAULT_MAXLVL, SKIPLIST_DEFAULT_PSHIFT
 /** The priority-queue face's tuning: its own knob, the same values as the
  *  map's since the B-skiplist index (pq and sched suites: PSHIFT 5 within
- *  noise of 1.0.0 at every size, PSHIFT 2 up to 12% slower at 64-1024;
- *  docs/performance.md). Pops never descend; pushes descend the index. */
+ *  noise of 1.0.0 at every size, PSHIFT 2 slower at 64-1024;
+ *  docs/lab-notes.md). Pops never descend; pushes descend the index. */
 #ifndef SKIPLIST_PQ_DEFAULT_PSHIFT
 #define SKIPLIST_PQ_DEFAULT_PSHIFT 5
 #endif
@@ -253,8 +253,8 @@ static inline void skiplist_hook_init(struct skiplist_hook *h)
 #define SLX_PRINTF(f, a) __attribute__((format(printf, f, a)))
 
 /* Big lists take their slabs from 2 MiB chunks advised as transparent huge
- * pages: a random search then costs far fewer TLB misses (figures in
- * docs/performance.md). Linux, C11 or C++17 (aligned_alloc); define
+ * pages: a random search then costs far fewer TLB misses (measured in
+ * docs/lab-notes.md). Linux, C11 or C++17 (aligned_alloc); define
  * SKIPLIST_NO_HUGEPAGES to opt out. (madvise is declared here because strict
  * ISO C modes hide it in <sys/mman.h>; the declaration matches glibc's.) */
 #if defined(__cplusplus)
@@ -1277,7 +1277,7 @@ SLX_HOT int slx_before(const struct slx_type *ty, const void *a,
 /* Start loading the bytes [p, p + bytes), a line at a time. Callers pass
  * a size fixed by the instance (a constant once force-inlined), so the
  * unrolled loop leaves no branch to predict; a trip count that follows a
- * node's fill would mispredict on most searches (docs/performance.md). */
+ * node's fill would mispredict on most searches (docs/lab-notes.md). */
 SLX_HOT void slx_prefetch_lines(const void *p, size_t bytes)
 {
     const unsigned char *c = (const unsigned char *)p;
@@ -3491,7 +3491,7 @@ SLX_HOT int slx_push_small(const struct slx_type *ty, struct slx_list *L,
      * (slx_place): move it back to slot 0 once instead, which leaves
      * kpn - n appends for slx_push_edge (at least kpn / 8, so that the
      * move costs at most 8 slots per push). Here, not in slx_place, so
-     * that longer queues do not pay for the test (docs/performance.md). */
+     * that longer queues do not pay for the test (docs/lab-notes.md). */
     if (i == x->n && x->off + x->n == x->cap && x->n <= x->cap - x->cap / 8)
         slx_compact(ty, x);
     slx_place(ty, x, i, &v);
@@ -3540,7 +3540,7 @@ SLX_HOT int slx_push_edge(const struct slx_type *ty, struct slx_list *L,
  * the caller must take the general way (slx_pop_first), which also
  * answers for an empty queue. It repeats slx_take_at's front case rather
  * than calling it, which would ask whether the leaf's first key has
- * copies to refresh: a sole leaf never has (docs/performance.md). */
+ * copies to refresh: a sole leaf never has (docs/lab-notes.md). */
 SLX_HOT void *slx_pop_edge(const struct slx_type *ty, struct slx_list *L)
 {
     if (!slx_is_queue(ty) || L->nleaves != 1)
@@ -5835,8 +5835,8 @@ static inline void *slx_debugged_ptr(const struct slx_type *ty,
  *
  * Same arguments as `SKIPLIST_DEFINE`. Every index entry also counts the
  * elements below it, which the inserts and erases keep up (their cost:
- * docs/performance.md); an instance that never asks for a rank should use
- * `SKIPLIST_DEFINE`, which pays nothing for them.
+ * docs/lab-notes.md, "Order statistics"); an instance that never asks
+ * for a rank should use `SKIPLIST_DEFINE`, which pays nothing for them.
  * \param ... name, T, K_T, KEY_OF, CMP, KPN, MAXLVL, PSHIFT */
 #define SKIPLIST_RANKED_DEFINE(...)          \
     SLX_PROTO_RMAP_(SLX_STATIC, __VA_ARGS__) \

@@ -238,8 +238,8 @@ struct slr_list;
 /* The writers' lock (index nodes, pool shards, retire batches): a
  * test-and-test-and-set byte. Writers hold one for a few hundred
  * nanoseconds (a write in place) to a few microseconds (a split that
- * allocates); an uncontended pthread mutex lock and unlock cost about
- * 40 ns there, this about 10 (docs/performance.md). After a short spin
+ * allocates); an uncontended pthread mutex lock and unlock cost several
+ * times this one's (docs/lab-notes.md). After a short spin
  * a waiter yields, so writers outnumbering cores still progress. Acquire
  * and release are C11 atomics, which ThreadSanitizer understands. */
 struct slr_spin {
@@ -304,7 +304,7 @@ static inline SLX_UNUSED void slr_unlock(struct slr_spin *l)
  * take a snapshot of the word with its live slots sorted (struct
  * slr_snap); a point lookup bisects the run and scans the tail. (A
  * permutation word, 4 bits per slot, allows 15 slots at most: measured,
- * leaves of 15 made lookups 15-40% slower than leaves of 32;
+ * leaves of 15 made lookups slower than leaves of 32;
  * docs/design.md.)
  *
  * `parent` is kept pointing at the index node holding the leaf's entry;
