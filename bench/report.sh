@@ -42,8 +42,14 @@
 # line plots, one line per implementation: bytes per list against n (n = 0
 # included, x spaced as log(n + 1)) and bytes per element against n >= 1
 # (log-log).
+# The suites come in the order of the faces (faces below), each titled
+# with its face; a suite not listed there follows, titled with its name.
+# README's headline table comes from the same CSV, by bench/headline.sh
+# (make bench-report runs both).
 # Needs only POSIX sh, awk and gnuplot.
 set -eu
+
+here=$(dirname "$0")
 
 csv=${1:-bench/results-quick.csv}
 plots=${2:-docs/plots}
@@ -53,6 +59,8 @@ md=${3:-docs/performance.md}
 alt_refs="skiplist_ranked"
 # Bulk op:the op it replaces, for the second kind of ratio (above).
 bulk_pairs="build:insert_seq find_many:find_rand erase_range_0.1pct:erase_loop_0.1pct erase_range_10pct:erase_loop_10pct"
+# Suite=face, in the order the results show them.
+faces="map=Ordered index|extent=Extent index|pq=Priority queue|sched=Runqueue|rcu=Concurrent, skiplist_rcu.h|limit=The machine's memory latency"
 
 [ -r "$csv" ] || { echo "report: cannot read $csv" >&2; exit 1; }
 command -v gnuplot >/dev/null || { echo "report: gnuplot missing" >&2; exit 1; }
@@ -253,8 +261,21 @@ done
 
 # ----------------------------------------------------------------- tables
 awk -F, -v csv="$csv" -v images="$tmp/images" -v rel="$plots_rel" \
-    -v altrefs="$alt_refs" -v bulkpairs="$bulk_pairs" '
+    -v altrefs="$alt_refs" -v bulkpairs="$bulk_pairs" -v faces="$faces" '
 function fmt(x) { return sprintf(x < 10 ? "%.2f" : x < 100 ? "%.1f" : "%.0f", x) }
+# The table of suite s with a row per rl[s, 1..nr], headed h, and a column
+# per cl[s, 1..nc]: each cell cell[s, row, column], empty where absent.
+function grid(h, s, rl, nr, cl, nc, cell,    i, j, hdr, sep, line) {
+    hdr = "| " h " |"; sep = "|---:|"
+    for (j = 1; j <= nc; j++) { hdr = hdr " " cl[s, j] " |"; sep = sep "---:|" }
+    print hdr; print sep
+    for (i = 1; i <= nr; i++) {
+        line = "| " rl[s, i] " |"
+        for (j = 1; j <= nc; j++)
+            line = line " " (((s, rl[s, i], cl[s, j]) in cell) ? cell[s, rl[s, i], cl[s, j]] : "") " |"
+        print line
+    }
+}
 # The ratio table of suite s for its keys whose reference is t (tref): t ns,
 # then peer ns / t ns for every other implementation measured at one of
 # those keys; t == "" (no reference): absolute times.
@@ -344,8 +365,8 @@ function bulk_table(s, t,    i, j, x, y, im, nb, nc, bk, bvs, bc, kk, pq, ck, hd
     if ($3 ~ /^footprint/) {
         if ($7 == "") next
         if (!((s, $2) in fiseen)) { fiseen[s, $2] = 1; fimpls[s, ++nfi[s]] = $2 }
-        if ($3 == "footprint_rss") { rss[s, $2] = $7; hasrss[s] = 1; next }
-        fp[s, $4, $2] = $7
+        if ($3 == "footprint_rss") { rss[s, $2] = sprintf("%.1f", $7); hasrss[s] = 1; next }
+        fp[s, $4, $2] = sprintf("%.0f", $7)
         if (!((s, $4) in fnseen)) { fnseen[s, $4] = 1; fns[s, ++nfn[s]] = $4 }
         next
     }
@@ -370,10 +391,18 @@ END {
     }
     nalt = split(altrefs, alts, " ")
     npairs = split(bulkpairs, bpairs, " ")
-    for (a = 1; a <= ns; a++) {
-        s = suites[a]; r = ref[s]
+    # The suites in the order of faces, then the others as they came.
+    nf = split(faces, fl, "|"); no = 0
+    for (x = 1; x <= nf; x++) {
+        split(fl[x], kv, "=")
+        face[kv[1]] = kv[2]
+        if (kv[1] in sseen) order[++no] = kv[1]
+    }
+    for (a = 1; a <= ns; a++) if (!(suites[a] in face)) order[++no] = suites[a]
+    for (a = 1; a <= no; a++) {
+        s = order[a]; r = ref[s]
         print ""
-        print "### `" s "`"
+        print "### " ((s in face) ? face[s] " (`" s "`)" : "`" s "`")
         if (nk[s] > 0) {
         # The reference of each key: that of the suite, or where it has no row the
         # first of alt_refs that has one (a second table per such one).
@@ -399,15 +428,7 @@ END {
             print ""
             print "Bytes per element the structure holds (beyond the elements):"
             print ""
-            hdr = "| n |"; sep = "|---:|"
-            for (j = 1; j <= ni[s]; j++) { hdr = hdr " " impls[s, j] " |"; sep = sep "---:|" }
-            print hdr; print sep
-            for (i = 1; i <= nbn[s]; i++) {
-                n = bns[s, i]; line = "| " n " |"
-                for (j = 1; j <= ni[s]; j++)
-                    line = line " " (((s, n, impls[s, j]) in by) ? by[s, n, impls[s, j]] : "") " |"
-                print line
-            }
+            grid("n", s, bns, nbn[s], impls, ni[s], by)
         }
         }
         if (nfi[s] > 0) {
@@ -417,21 +438,12 @@ END {
             print "the process memory of 10^6 lists of one element each, per list"
             print "(RSS growth; links inside the elements not included):"
             print ""
-            hdr = "| n |"; sep = "|---:|"
-            for (j = 1; j <= nfi[s]; j++) { hdr = hdr " " fimpls[s, j] " |"; sep = sep "---:|" }
-            print hdr; print sep
-            for (i = 1; i <= nfn[s]; i++) {
-                n = fns[s, i]; line = "| " n " |"
+            if (hasrss[s]) { # the last row
+                n = "10^6 lists of 1, RSS"; fns[s, ++nfn[s]] = n
                 for (j = 1; j <= nfi[s]; j++)
-                    line = line " " (((s, n, fimpls[s, j]) in fp) ? sprintf("%.0f", fp[s, n, fimpls[s, j]]) : "") " |"
-                print line
+                    if ((s, fimpls[s, j]) in rss) fp[s, n, fimpls[s, j]] = rss[s, fimpls[s, j]]
             }
-            if (hasrss[s]) {
-                line = "| 10^6 lists of 1, RSS |"
-                for (j = 1; j <= nfi[s]; j++)
-                    line = line " " (((s, fimpls[s, j]) in rss) ? sprintf("%.1f", rss[s, fimpls[s, j]]) : "") " |"
-                print line
-            }
+            grid("n", s, fns, nfn[s], fimpls, nfi[s], fp)
         }
         for (i = 1; i <= nimg[s]; i++) {
             split(img[s, i], p, "|")
@@ -447,13 +459,8 @@ END {
 # Splice between the markers, keeping the hand-written rest.
 if [ -f "$md" ] && grep -q '^<!-- bench-report:begin -->' "$md" &&
     grep -q '^<!-- bench-report:end -->' "$md"; then
-    awk -v gen="$tmp/generated" '
-        /^<!-- bench-report:begin -->/ {
-            while ((getline l < gen) > 0) print l
-            skip = 1; next
-        }
-        /^<!-- bench-report:end -->/ { skip = 0; next }
-        !skip' "$md" > "$tmp/md"
+    awk -v tag=bench-report -v gen="$tmp/generated" -f "$here/splice.awk" \
+        "$md" > "$tmp/md"
 else
     mkdir -p "$md_dir"
     {
