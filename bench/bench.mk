@@ -9,6 +9,9 @@
 #   make bench          full sizes, all suites  -> bench/results.csv
 #   make bench-report   CSV (default bench/results-quick.csv, CSV=...) ->
 #                       docs/plots/*.png and the tables in docs/performance.md
+#                       (bench/report.sh), README's headline table
+#                       (bench/headline.sh; make test-bench-headline checks
+#                       that README's table is what its CSV gives)
 #   make bench-build    only build; SUITES="map limit" narrows any target
 #   BENCH_BASE=REV      with any of them: also measure REV's skiplist.h, side
 #                       by side (below, and docs/benchmark.md)
@@ -213,3 +216,4 @@ bench: bench-deps
 bench-report:
 	@tools/install-deps.sh $(REPORT_DEPS)
 	bench/report.sh $(CSV) docs/plots docs/performance.md
+	bench/headline.sh $(CSV) README.md

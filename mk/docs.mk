@@ -13,6 +13,13 @@
 #                    Part of `make check` (about 20 s on the 2-core VM).
 #   make docs-sync   docs/reference/ against what the macros really
 #                    generate (tests/docs/sync.sh, gcc). Part of docs-check.
+#   make test-bench-headline
+#                    README's headline table against the benchmark CSV
+#                    its block names (bench/headline.sh --check): a hand
+#                    edit of the table or a CSV changed since it was
+#                    written fails; the check's self-test first shows
+#                    that both are caught. Part of `make check` and of
+#                    `make check-quick` (a second; awk only).
 #
 # Two people can build at once: make docs DOCS_OUT=build/me/docs.
 DOCS_OUT   ?= docs
@@ -42,9 +49,9 @@ docs_run = $(docs_examples) && \
            SKIPLIST_DOCS_VERSION='$(DOCS_VERSION)' doxygen docs/Doxyfile
 
 CHECK_DEPS       += $(DOCS_DEPS)
-CHECK_PARTS      += docs=docs-check
+CHECK_PARTS      += docs=docs-check bench-headline=test-bench-headline
 
-.PHONY: docs docs-deps docs-check docs-sync
+.PHONY: docs docs-deps docs-check docs-sync test-bench-headline
 
 docs-deps:
 	@tools/install-deps.sh $(DOCS_DEPS)
@@ -72,3 +79,9 @@ docs-sync:
 	@echo "==== docs: docs/reference/ against the generated prototypes"
 	@CC_AUX='$(HDR_GCC)' tests/docs/sync.sh $(BUILD)/docs-sync
 	@echo "ok: docs/reference/ matches the generated prototypes"
+
+test-bench-headline:
+	@bench/headline.sh --self-test
+	@echo "ok: bench headline check's self-test"
+	@bench/headline.sh --check README.md
+	@echo "ok: README's headline table is what its CSV gives"
