@@ -33,13 +33,13 @@ guide_libs = $(if $(filter $(1),$(GUIDE_RCU)),-pthread -lurcu -lurcu-common)
 
 $(GUIDE_OUT)/%: $(GUIDE_DIR)/%.c $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_T) -o $@ $< -lm $(call guide_libs,$*)
+	$(CC) $(CFLAGS_T) $(TEST_G) -o $@ $< -lm $(call guide_libs,$*)
 
 # Under the sanitizers at $(TEST_SAN_OPT), as the suites' ASan builds
 # (tests/tests.mk says why).
 $(GUIDE_OUT)/%-asan: $(GUIDE_DIR)/%.c $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_T) $(SAN) $(TEST_SAN_OPT) -o $@ $< -lm $(call guide_libs,$*)
+	$(CC) $(CFLAGS_T) $(SAN) $(TEST_SAN_OPT) $(TEST_SAN_TRIM) -o $@ $< -lm $(call guide_libs,$*)
 
 # The snippet check (see the top of this file). One awk run over every
 # guide; it names each quote that no longer matches, and fails.
