@@ -157,8 +157,13 @@ int name_erase(struct name *sl, T *e);
  *              ranges. The search is not a snapshot: beside writers that
  *              free space behind it and take space ahead of it, it can
  *              return `-ENOSPC` although the space was never full at one
- *              instant; a later call may succeed. Linearised, when it
- *              succeeds, at the store that publishes `e`.
+ *              instant; a later call may succeed. When no other writer
+ *              inserts or erases an extent overlapping `[lo, hi]` during
+ *              the call, the answer is exact: the place a single thread
+ *              would get, or `-ENOSPC` only when `[lo, hi]` has no room,
+ *              whatever other writers do outside it (in the same nodes
+ *              too). Linearised, when it succeeds, at the store that
+ *              publishes `e`.
  * \complexity O(log n) expected per attempt; the free-run bounds prune by
  *             length only, so an aligned request may visit subtrees with
  *             long but badly aligned runs

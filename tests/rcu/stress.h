@@ -38,6 +38,9 @@
  * any other hit must contain the point; overlap queries and iteration are
  * checked against the permanent extents as the map's are. Half the
  * allocations and most probes go to a hot zone at the bottom of the space.
+ * The edge run (ext_edge) aims at one race: insert_hole at the bottom of a
+ * window its caller owns while neighbours insert and erase just below it;
+ * the answer must be the window's one hole every time.
  *
  * Threads outnumber this machine's cores and yield at random points
  * (inside read-side sections too), to widen the interleavings. A watchdog
@@ -1646,6 +1649,227 @@ static void ext_stress(const struct rext_ops *o, void *sl,
     free(s.ext);
 }
 
+/* ============================================= extent face: window edges */
+
+/*
+ * insert_hole at the edge of a window its caller owns, beside a neighbour
+ * that churns the space just below the window. XE_REGIONS regions of
+ * XE_WIDTH units: the lower half of each is the neighbours' (random small
+ * extents inserted and erased there, splitting and merging the leaves the
+ * two halves share), the upper half the owner's, full but for a hole of
+ * XE_HOLE units at its bottom. The owner asks insert_hole, lowest or
+ * highest, for XE_HOLE units in its half: the only answer is the bottom,
+ * whatever the neighbours do below it (nobody else touches the window),
+ * so -ENOSPC or any other place is a wrong answer. Then it erases the
+ * extent again. The neighbours change which extent is the last one before
+ * the window, and where it lies, all the time: the run that reaches into
+ * the window is the one a search must not lose.
+ *
+ * The owner is st_run's writer (it stops after its operations, or at the
+ * first wrong answer), the neighbours its "readers" (they run until it is
+ * done).
+ */
+#define XE_REGIONS 32u
+#define XE_WIDTH 64u
+#define XE_HALF (XE_WIDTH / 2)
+#define XE_BASE 1024u
+#define XE_HOLE 4u
+#define XE_NEIGHBOURS 2u
+#define XE_POOL 1024u /* elements per thread, reused after a grace period */
+
+struct ext_edge {
+    const struct rext_ops *o;
+    void *sl;
+    unsigned long owner_ops;
+    struct rext *ext; /* XE_POOL per thread, then the owner's fill */
+    size_t nfill;
+};
+
+/* An element pool: erased ones wait in limbo for a grace period. */
+struct xe_pool {
+    struct rext **free_, **limbo;
+    size_t nfree, nlimbo;
+};
+
+static void xe_pool_init(struct xe_pool *p, struct rext *e, size_t n)
+{
+    p->free_ = (struct rext **)calloc(2 * n, sizeof(void *));
+    p->limbo = p->free_ + n;
+    p->nfree = p->nlimbo = 0;
+    for (size_t i = 0; i < n; i++)
+        p->free_[p->nfree++] = &e[i];
+}
+
+static struct rext *xe_take(struct xe_pool *p)
+{
+    if (!p->nfree && p->nlimbo) {
+        skiplist_rcu_synchronize();
+        while (p->nlimbo)
+            p->free_[p->nfree++] = p->limbo[--p->nlimbo];
+    }
+    return p->nfree ? p->free_[--p->nfree] : NULL;
+}
+
+static uint64_t xe_lo(unsigned r)
+{
+    return XE_BASE + (uint64_t)r * XE_WIDTH + XE_HALF;
+}
+
+static void *xe_owner_main(void *arg)
+{
+    struct st_thread *t = (struct st_thread *)arg;
+    struct ext_edge *x = (struct ext_edge *)t->run;
+    struct xe_pool p;
+    xe_pool_init(&p, x->ext + (size_t)t->id * XE_POOL, XE_POOL);
+    st_enter();
+    for (; t->ops < x->owner_ops && st_running(); t->ops++) {
+        struct rext *e = xe_take(&p);
+        unsigned r = (unsigned)tc_below(&t->rng, XE_REGIONS);
+        uint64_t lo = xe_lo(r), hi = lo + XE_HALF - 1;
+        bool highest = tc_below(&t->rng, 2);
+        e->start = 0;
+        e->size = XE_HOLE;
+        int rc =
+            x->o->hole(x->sl, e, 1, lo, hi,
+                       highest ? SKIPLIST_HOLE_HIGHEST : SKIPLIST_HOLE_LOWEST);
+        if (rc != 0 || e->start != lo) {
+            rt_fail("extent edge: insert_hole size %u in its own [%" PRIu64
+                    ", %" PRIu64 "] %s, free only at %" PRIu64
+                    " (the neighbours busy below it): %d at %" PRIu64
+                    ", after %lu good answers",
+                    XE_HOLE, lo, hi, highest ? "highest" : "lowest", lo, rc,
+                    rc ? 0 : e->start, t->ops);
+            if (rc)
+                p.free_[p.nfree++] = e;
+            break;
+        }
+        t->adds++;
+        if (x->o->erase(x->sl, e) != 0)
+            rt_fail("extent edge: the owner's erase failed");
+        t->removes++;
+        p.limbo[p.nlimbo++] = e;
+        rt_quiescent();
+        st_tick(true);
+    }
+    st_leave(true);
+    free(p.free_);
+    return NULL;
+}
+
+/* Random small extents in the lower halves: insert where free, erase one
+ * of its own; never more than 8 live per region. */
+static void *xe_neighbour_main(void *arg)
+{
+    struct st_thread *t = (struct st_thread *)arg;
+    struct ext_edge *x = (struct ext_edge *)t->run;
+    struct xe_pool p;
+    static _Thread_local struct rext *live[XE_REGIONS][8];
+    size_t nlive[XE_REGIONS] = {0};
+    unsigned me = t->id - 1, n = XE_NEIGHBOURS;
+    xe_pool_init(&p, x->ext + (size_t)t->id * XE_POOL, XE_POOL);
+    memset(live, 0, sizeof(live));
+    st_enter();
+    while (!atomic_load(&st_stop) && st_running()) {
+        /* this neighbour's regions: every n-th one */
+        unsigned r = me + n * (unsigned)tc_below(&t->rng, XE_REGIONS / n);
+        size_t *k = &nlive[r];
+        if (*k && (*k == 8 || tc_below(&t->rng, 2))) {
+            size_t i = (size_t)tc_below(&t->rng, *k);
+            struct rext *e = live[r][i];
+            live[r][i] = live[r][--*k];
+            if (x->o->erase(x->sl, e) != 0)
+                rt_fail("extent edge: a neighbour's erase failed");
+            p.limbo[p.nlimbo++] = e;
+            t->removes++;
+        } else {
+            struct rext *e = xe_take(&p);
+            void *clash = NULL;
+            e->size = 1 + tc_below(&t->rng, 4);
+            e->start =
+                xe_lo(r) - XE_HALF + tc_below(&t->rng, XE_HALF - e->size + 1);
+            int rc = x->o->insert(x->sl, e, &clash);
+            if (rc == 0) {
+                live[r][(*k)++] = e;
+                t->adds++;
+            } else {
+                if (rc != -EEXIST)
+                    rt_fail("extent edge: a neighbour's insert: %d", rc);
+                p.free_[p.nfree++] = e;
+                t->refusals++;
+            }
+        }
+        t->rops++;
+        rt_quiescent();
+        st_tick(false);
+    }
+    st_leave(false);
+    free(p.free_);
+    return NULL;
+}
+
+static void ext_edge(const struct rext_ops *o, void *sl,
+                     const struct stress_cfg *cfg, struct stress_result *res)
+{
+    static struct ext_edge x;
+    static struct st_thread t[1 + XE_NEIGHBOURS];
+    static struct ra ra; /* static: stuck threads may still hold it */
+    struct stress_cfg c = *cfg;
+    c.writers = 1;
+    c.readers = XE_NEIGHBOURS;
+    memset(&x, 0, sizeof(x));
+    memset(t, 0, sizeof(t));
+    memset(res, 0, sizeof(*res));
+    x.o = o;
+    x.sl = sl;
+    x.owner_ops = cfg->writer_ops;
+    size_t pools = (1 + XE_NEIGHBOURS) * XE_POOL;
+    x.ext = (struct rext *)calloc(pools + XE_REGIONS * XE_HALF, sizeof(*x.ext));
+    if (o->init(sl, st_allocator(&ra, &c), c.seed) != 0) {
+        rt_fail("extent edge: init failed");
+        free(x.ext);
+        return;
+    }
+    /* the owner's halves, full above the hole, in random order and sizes */
+    struct tc_rng g;
+    tc_rng_init(&g, c.seed);
+    for (unsigned r = 0; r < XE_REGIONS; r++) {
+        uint64_t s = xe_lo(r) + XE_HOLE, end = xe_lo(r) + XE_HALF;
+        while (s < end) {
+            struct rext *e = &x.ext[pools + x.nfill++];
+            e->start = s;
+            e->size = 1 + tc_below(&g, 3);
+            if (e->size > end - s)
+                e->size = end - s;
+            s += e->size;
+        }
+    }
+    for (size_t i = x.nfill; i > 1; i--) { /* shuffle the insert order */
+        size_t j = (size_t)tc_below(&g, i);
+        struct rext tmp = x.ext[pools + i - 1];
+        x.ext[pools + i - 1] = x.ext[pools + j];
+        x.ext[pools + j] = tmp;
+    }
+    for (size_t i = 0; i < pools + x.nfill; i++)
+        x.ext[i].id = (uint32_t)i;
+    for (size_t i = 0; i < x.nfill; i++) {
+        void *clash = NULL;
+        if (o->insert(sl, &x.ext[pools + i], &clash) != 0)
+            rt_fail("extent edge: filling the owner's halves failed");
+    }
+    double t0 = rt_now();
+    if (!st_run(t, &c, &x, xe_owner_main, xe_neighbour_main))
+        return; /* threads stuck: nothing more is safe (x.ext stays) */
+    res->secs = rt_now() - t0;
+    st_sum(res, t, c.writers + c.readers);
+    o->stats(sl, &res->st);
+    char why[256];
+    if (!rt_failures() && o->check(sl, why, sizeof(why)) != 0)
+        rt_fail("extent edge: check: %s", why);
+    o->destroy(sl, NULL, NULL);
+    st_allocator_end(&ra, &c, res);
+    free(x.ext);
+}
+
 /* ------------------------------------------------------------- figures */
 
 static void stress_print(FILE *f, const char *what, const char *label,
@@ -1692,6 +1916,36 @@ static const char *stress_verdict(const struct stress_result *r)
         return "memory leaked after destroy and rcu_barrier()";
     if (r->bad_frees != 0 || r->scribbled != 0)
         return "bad frees, or memory written after its free";
+    return NULL;
+}
+
+/* The edge run's figures and verdict: its "readers" are the neighbours,
+ * writers that run until the owner is done. */
+static void edge_print(FILE *f, const char *label,
+                       const struct stress_result *r)
+{
+    fprintf(f,
+            "rcu_stress edge %s (%s): 1 owner + %u neighbours, %.2f s: "
+            "%lu insert_hole at the window's edge, %lu neighbour ops (%lu "
+            "adds, %lu removes, %lu refusals); retries %" PRIu64
+            ", splits %" PRIu64 ", merges %" PRIu64
+            "; %ld leaked, %lu bad frees, %lu written after free; %lu "
+            "failures\n",
+            label, RT_FLAVOR, XE_NEIGHBOURS, r->secs, r->writer_ops,
+            r->reader_ops, r->adds - r->writer_ops, r->removes - r->writer_ops,
+            r->refusals, r->st.retries, r->st.splits, r->st.merges, r->leaked,
+            r->bad_frees, r->scribbled, rt_failures());
+}
+
+static const char *edge_verdict(const struct stress_result *r)
+{
+    if (rt_failures())
+        return rt_failure_msg();
+    if (r->st.splits == 0 || r->st.merges == 0)
+        return "edge: no split or no merge: the neighbours did not reshape "
+               "the leaves they share with the owner";
+    if (r->leaked != 0 || r->bad_frees != 0 || r->scribbled != 0)
+        return "edge: memory leaked, freed badly or written after its free";
     return NULL;
 }
 

@@ -3,8 +3,9 @@
  * the builds where Criterion's runner is in the way: ThreadSanitizer
  * (tests.mk runs it as part of `make test`) and the planted-fault builds
  * (tests/rcu/test_rcu_planted.c compiles it with -DSKIPLIST_RCU_PLANT_...).
- * Runs the map stress, the contended-keys duel and the extent stress on
- * small nodes (KPN 4, MAXLVL 3, PSHIFT 1), `rounds` times, each round
+ * Runs the map stress, the contended-keys duel, the extent stress and the
+ * extent window-edge run (insert_hole beside a busy neighbour) on small
+ * nodes (KPN 4, MAXLVL 3, PSHIFT 1), `rounds` times, each round
  * with a new seed from the first (SEED=<n> replays the streams, not the
  * timing).
  *
@@ -65,7 +66,14 @@ static const char *round_once(uint64_t seed, bool library)
     ext_stress(&dx_ops, &the_list, &cfg, &res);
     stress_exit_if_stalled(dx_ops.label);
     stress_print(stdout, "extent", dx_ops.label, &cfg, &res);
-    return stress_verdict(&res);
+    bad = stress_verdict(&res);
+    if (bad)
+        return bad;
+    cfg.writer_ops = rt_ops(20000);
+    ext_edge(&dx_ops, &the_list, &cfg, &res);
+    stress_exit_if_stalled(dx_ops.label);
+    edge_print(stdout, dx_ops.label, &res);
+    return edge_verdict(&res);
 }
 
 int main(int argc, char **argv)
@@ -88,7 +96,7 @@ int main(int argc, char **argv)
         }
     }
     rcu_unregister_thread();
-    printf("clean: %lu rounds of map, duel and extent stress (%s)\n", rounds,
-           library ? "the library's allocator" : "counting allocator");
+    printf("clean: %lu rounds of map, duel, extent and edge stress (%s)\n",
+           rounds, library ? "the library's allocator" : "counting allocator");
     return 0;
 }

@@ -104,6 +104,18 @@ static void ext_run(const struct rext_ops *o, struct stress_cfg cfg)
     cr_assert_null(bad, "%s: %s", o->label, bad ? bad : "");
 }
 
+/* insert_hole at the bottom of a window its caller owns, the neighbours
+ * busy just below it (stress.h, ext_edge): the only hole, every time. */
+static void edge_run(const struct rext_ops *o, struct stress_cfg cfg)
+{
+    struct stress_result res;
+    ext_edge(o, &the_list, &cfg, &res);
+    stress_exit_if_stalled(o->label);
+    edge_print(stderr, o->label, &res);
+    const char *bad = edge_verdict(&res);
+    cr_assert_null(bad, "%s: %s", o->label, bad ? bad : "");
+}
+
 TestSuite(rcu_stress, .init = rt_setup, .fini = rt_teardown, .timeout = 300);
 
 Test(rcu_stress, map_small)
@@ -152,4 +164,10 @@ Test(rcu_stress, map_tiny)
 Test(rcu_stress, extent_tiny)
 {
     ext_run(&sx_tiny_ops, cfg_for(3, 3, 30000, "rcu_stress/extent_tiny"));
+}
+
+Test(rcu_stress, extent_hole_edge)
+{
+    edge_run(&sx_small_ops,
+             cfg_for(1, 2, 40000, "rcu_stress/extent_hole_edge"));
 }
