@@ -92,9 +92,9 @@ $(BUILD)/tests/obj-asan/%.o: tests/%.c $(wildcard tests/*.h) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_T) $(SAN) $(TEST_SAN_OPT) $(TEST_DEFS) -c -o $@ $<
 
-# The AVX2 build of the remove's pointer scan (tests/test_find_ptr_avx2.c).
+# The AVX2 build of the remove's pointer scan (tests/test_engine_find_ptr_avx2.c).
 ifeq ($(shell uname -m),x86_64)
-$(BUILD)/tests/obj/test_find_ptr_avx2.o $(BUILD)/tests/obj-asan/test_find_ptr_avx2.o: CFLAGS_T += -mavx2
+$(BUILD)/tests/obj/test_engine_find_ptr_avx2.o $(BUILD)/tests/obj-asan/test_engine_find_ptr_avx2.o: CFLAGS_T += -mavx2
 endif
 
 $(TEST_BIN): $(TEST_OBJ)

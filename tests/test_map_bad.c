@@ -3,7 +3,7 @@
  * error it gets, each on a populated list that must come out unchanged
  * (check(), a full comparison with the model, count and bytes).
  * The must-fail-to-compile half (bad KPN, MAXLVL, PSHIFT) is in
- * test_map_compile_fail.c.
+ * test_build_compile_fail.c.
  */
 #include <criterion/criterion.h>
 
