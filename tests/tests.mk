@@ -170,7 +170,8 @@ check:
 # What CI runs after make test (.ci/run): the parts of make check that
 # build little and take seconds. Each part builds what it runs.
 CHECK_QUICK_PARTS := headers=test-headers rcu-headers=test-rcu-headers \
-                     docs=docs-check errors-table=test-errors-table
+                     docs=docs-check errors-table=test-errors-table \
+                     tests-readme=test-tests-readme
 check-quick:
 	@$(RUN_PARTS) "make check-quick" deps=check-deps $(CHECK_QUICK_PARTS)
 
