@@ -456,6 +456,16 @@ static void sm_each(enum sm_face f, void (*fn)(const struct sm_ops *, void *),
             fn(sm_all[i], arg);
 }
 
+/* sm_each with the test's seed (SEED=<n> replays it) as arg, and no leak
+ * at the end. */
+static void sm_each_seeded(enum sm_face f, const char *name,
+                           void (*fn)(const struct sm_ops *, void *))
+{
+    uint64_t seed = tc_seed(name);
+    sm_each(f, fn, &seed);
+    cr_assert(tc_no_leaks(), "LeakSanitizer found a leak");
+}
+
 /* -------------------------------------------------------------- model */
 
 /* The most elements a test holds at once (2 * 100 + 3) and a pool with
@@ -1256,23 +1266,17 @@ static void sm_grow_shrink(const struct sm_ops *o, void *seedp)
 
 Test(small_lists, grow_shrink_map)
 {
-    uint64_t seed = tc_seed("small_lists/grow_shrink_map");
-    sm_each(SM_MAP, sm_grow_shrink, &seed);
-    cr_assert(tc_no_leaks(), "LeakSanitizer found a leak");
+    sm_each_seeded(SM_MAP, "small_lists/grow_shrink_map", sm_grow_shrink);
 }
 
 Test(small_lists, grow_shrink_extent)
 {
-    uint64_t seed = tc_seed("small_lists/grow_shrink_extent");
-    sm_each(SM_EXTENT, sm_grow_shrink, &seed);
-    cr_assert(tc_no_leaks(), "LeakSanitizer found a leak");
+    sm_each_seeded(SM_EXTENT, "small_lists/grow_shrink_extent", sm_grow_shrink);
 }
 
 Test(small_lists, grow_shrink_queue)
 {
-    uint64_t seed = tc_seed("small_lists/grow_shrink_queue");
-    sm_each(SM_QUEUE, sm_grow_shrink, &seed);
-    cr_assert(tc_no_leaks(), "LeakSanitizer found a leak");
+    sm_each_seeded(SM_QUEUE, "small_lists/grow_shrink_queue", sm_grow_shrink);
 }
 
 /*
@@ -1750,23 +1754,20 @@ static void sm_random_walk_seeded(const struct sm_ops *o, void *seed)
 
 Test(small_lists, random_walk_map)
 {
-    uint64_t seed = tc_seed("small_lists/random_walk_map");
-    sm_each(SM_MAP, sm_random_walk_seeded, &seed);
-    cr_assert(tc_no_leaks(), "LeakSanitizer found a leak");
+    sm_each_seeded(SM_MAP, "small_lists/random_walk_map",
+                   sm_random_walk_seeded);
 }
 
 Test(small_lists, random_walk_extent)
 {
-    uint64_t seed = tc_seed("small_lists/random_walk_extent");
-    sm_each(SM_EXTENT, sm_random_walk_seeded, &seed);
-    cr_assert(tc_no_leaks(), "LeakSanitizer found a leak");
+    sm_each_seeded(SM_EXTENT, "small_lists/random_walk_extent",
+                   sm_random_walk_seeded);
 }
 
 Test(small_lists, random_walk_queue)
 {
-    uint64_t seed = tc_seed("small_lists/random_walk_queue");
-    sm_each(SM_QUEUE, sm_random_walk_seeded, &seed);
-    cr_assert(tc_no_leaks(), "LeakSanitizer found a leak");
+    sm_each_seeded(SM_QUEUE, "small_lists/random_walk_queue",
+                   sm_random_walk_seeded);
 }
 
 /* ------------------------------------------------- allocation failure */

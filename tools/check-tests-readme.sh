@@ -90,14 +90,12 @@ self_test() {
     expect_fail "a listed file that does not exist" \
         "lists tests/no_such_file.c, which does not exist" "$stmp/t.md"
     rm -rf "$stmp"
-    if [ "$fails" -eq 0 ]; then
+    [ "$fails" -ne 0 ] ||
         echo "tests readme self-test: an unlisted file, a file listed twice and a missing file are each caught"
-    fi
     return "$fails"
 }
 
-if [ "${1:-}" = "--self-test" ]; then
-    self_test
-    exit $?
-fi
-check "$ROOT/tests/README.md" "$ROOT/tests"
+case "${1:-}" in
+--self-test) self_test ;;
+*) check "$ROOT/tests/README.md" "$ROOT/tests" ;;
+esac
