@@ -1711,7 +1711,7 @@ SLX_COLD void slx_index_key_changed(const struct slx_type *ty, void *child,
                                     unsigned clevel, const void *k)
 {
     struct slx_inode *P = slx_parent_of(child, clevel);
-#ifdef SLX_PLANT_STALE_SEPARATOR /* planted fault (tests/test_planted.c) */
+#ifdef SLX_PLANT_STALE_SEPARATOR /* planted: tests/test_build_planted.c */
     P = NULL;
 #endif
     while (P) {
@@ -1976,7 +1976,7 @@ SLX_COLD void slx_index_insert(const struct slx_type *ty, struct slx_list *L,
             unsigned m = P->n / 2u;
             slx_ientries_move(ty, Q, 0, P, m, P->n - m);
             Q->n = P->n - m;
-#ifdef SLX_PLANT_SPLIT_DROPS_CHILD /* planted fault (tests/test_planted.c) */
+#ifdef SLX_PLANT_SPLIT_DROPS_CHILD /* planted: tests/test_build_planted.c */
             Q->n--;
 #endif
             P->n = m;
@@ -2019,7 +2019,7 @@ SLX_COLD void slx_imerge(const struct slx_type *ty, struct slx_list *L,
         return;
     slx_ientries_move(ty, A, A->n, B, 0, B->n);
     A->n += B->n;
-#ifndef SLX_PLANT_MERGE_GAP_STALE /* planted fault (tests/test_planted.c) */
+#ifndef SLX_PLANT_MERGE_GAP_STALE /* planted: tests/test_build_planted.c */
     slx_mark(d, A);
 #endif
     slx_unmark(d, B);

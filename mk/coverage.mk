@@ -46,7 +46,7 @@ $(COV_DIR)/obj/%.o: $(COV_SRC)/tests/%.c $(COV_HDRS) $(COV_THDRS) mk/coverage.mk
 	$(COV_CC) $(COV_FLAGS) $(COV_DEFS) -c -o $@ $<
 
 ifeq ($(shell uname -m),x86_64)
-$(COV_DIR)/obj/test_find_ptr_avx2.o: COV_FLAGS += -mavx2
+$(COV_DIR)/obj/test_engine_find_ptr_avx2.o: COV_FLAGS += -mavx2
 endif
 
 $(COV_DIR)/obj-rcu/%.o: $(COV_SRC)/tests/rcu/%.c $(COV_HDRS) $(COV_THDRS) \

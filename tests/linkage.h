@@ -1,7 +1,7 @@
 /*
  * Linkage matrix, the split form: SKIPLIST_PROTOTYPE here, in a header
  * that several translation units include; SKIPLIST_GENERATE in exactly one
- * of them (linkage_gen.c). linkage_a.c and test_linkage.c both use the
+ * of them (linkage_gen.c). linkage_a.c and test_build_linkage.c both use the
  * list, so a duplicate or missing definition fails the link.
  * A 32-bit key and a small KPN, unlike the other suites, so the
  * generated code is exercised with a different key size too.

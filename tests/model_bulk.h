@@ -16,7 +16,7 @@
  *
  * The extent face's table is struct xops (model_extent.h), whose bulk
  * member is a struct bulk_ops too. Used by tests/test_bulk_diff.c,
- * test_bulk_extent.c, test_bulk_alloc.c and test_bad_bulk.c.
+ * test_bulk_extent.c, test_bulk_alloc.c and test_bulk_bad.c.
  */
 #ifndef MODEL_BULK_H
 #define MODEL_BULK_H

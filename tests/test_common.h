@@ -253,4 +253,30 @@ static inline void tc_alloc_heal(struct tc_alloc *ta)
     ta->fail_all_after = false;
 }
 
+/* -ENOMEM leaves a list exactly as it was (the enomem_exact suites of
+ * test_map_alloc.c and test_pq_unit.c). Runs call() with its k-th allocation
+ * failing, k = 1, 2, ... until it succeeds; each failure must leave bytes and
+ * live blocks as they were. */
+#define TC_EXACT_ENOMEM(ta, bytes_of, call, what, j)                           \
+    do {                                                                       \
+        for (unsigned long k_ = 1;; k_++) {                                    \
+            const size_t bytes_ = (bytes_of);                                  \
+            const long live_ = (ta)->live;                                     \
+            tc_alloc_fail_at((ta), k_);                                        \
+            int rc_ = (call);                                                  \
+            tc_alloc_heal(ta);                                                 \
+            if (rc_ == 0)                                                      \
+                break;                                                         \
+            cr_assert_eq(rc_, -ENOMEM, "%s %zu: rc %d", (what), (size_t)(j),   \
+                         rc_);                                                 \
+            cr_assert_eq(                                                      \
+                (bytes_of), bytes_,                                            \
+                "%s %zu, allocation %lu failing: bytes %zu, were %zu", (what), \
+                (size_t)(j), k_, (size_t)(bytes_of), bytes_);                  \
+            cr_assert_eq((ta)->live, live_,                                    \
+                         "%s %zu, allocation %lu failing: %ld blocks kept",    \
+                         (what), (size_t)(j), k_, (ta)->live - live_);         \
+        }                                                                      \
+    } while (0)
+
 #endif /* TEST_COMMON_H */

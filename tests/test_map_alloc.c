@@ -305,3 +305,45 @@ Test(map_alloc, default_allocator_cycle)
     a_k4_destroy(&sl, NULL, NULL);
     cr_assert(tc_no_leaks(), "LeakSanitizer: the default allocator leaked");
 }
+
+/* ------------------------------------------ suite enomem_exact (map)
+ *
+ * -ENOMEM leaves a list exactly as it was, its memory included: the index
+ * nodes and the leaf an insert or a requeue reserves before it changes
+ * anything are given back when a later allocation of the same call fails
+ * (slx_index_reserve, slx_split). Every allocation of every call fails in
+ * turn; after each failure name_bytes() and the allocator's live blocks
+ * must be what they were before the call. Small leaves and a low max
+ * level make splits, index splits and a grown root frequent.
+ *
+ *
+ * (tests/test_enomem_exact.c until the suites were filed by subject: its
+ * queue half is in tests/test_pq_unit.c, its map half in
+ * tests/test_map_alloc.c.)
+ */
+SKIPLIST_DEFINE(ex_map, struct map_item, uint64_t, MAP_ITEM_KEY,
+                SKIPLIST_CMP_NUM, 4, 3, 1)
+
+Test(enomem_exact, insert_splits_give_back_what_they_reserved)
+{
+    static struct map_item v[40], x[360];
+    struct tc_alloc ta;
+    struct ex_map sl;
+    tc_alloc_init(&ta);
+    cr_assert_eq(ex_map_init(&sl, &ta.iface, 1), 0);
+    for (size_t i = 0; i < 40; i++) {
+        v[i].key = 10 * i;
+        cr_assert_eq(ex_map_insert(&sl, &v[i], NULL), 0);
+    }
+    /* Keys between the present ones, so that splits happen at every depth
+     * and the root at the max level fills and grows. */
+    for (size_t j = 0; j < 360; j++) {
+        x[j].key = 10 * (j % 40) + 1 + j / 40;
+        TC_EXACT_ENOMEM(&ta, ex_map_bytes(&sl), ex_map_insert(&sl, &x[j], NULL),
+                        "insert", j);
+    }
+    cr_assert_eq(ex_map_count(&sl), 400);
+    cr_assert_eq(ex_map_check(&sl, NULL, 0), 0);
+    ex_map_destroy(&sl, NULL, NULL);
+    cr_assert_eq(ta.live, 0);
+}

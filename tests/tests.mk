@@ -101,9 +101,9 @@ $(BUILD)/tests/obj-asan/%.o: tests/%.c $(wildcard tests/*.h) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_T) $(SAN) $(TEST_SAN_OPT) $(TEST_SAN_TRIM) $(TEST_DEFS) -c -o $@ $<
 
-# The AVX2 build of the remove's pointer scan (tests/test_find_ptr_avx2.c).
+# The AVX2 build of the remove's pointer scan (tests/test_engine_find_ptr_avx2.c).
 ifeq ($(shell uname -m),x86_64)
-$(BUILD)/tests/obj/test_find_ptr_avx2.o $(BUILD)/tests/obj-asan/test_find_ptr_avx2.o: CFLAGS_T += -mavx2
+$(BUILD)/tests/obj/test_engine_find_ptr_avx2.o $(BUILD)/tests/obj-asan/test_engine_find_ptr_avx2.o: CFLAGS_T += -mavx2
 endif
 
 $(TEST_BIN): $(TEST_OBJ)
@@ -180,7 +180,8 @@ check:
 # build little and take seconds. Each part builds what it runs.
 CHECK_QUICK_PARTS := headers=test-headers rcu-headers=test-rcu-headers \
                      docs=docs-check bench-headline=test-bench-headline \
-                     errors-table=test-errors-table
+                     errors-table=test-errors-table \
+                     tests-readme=test-tests-readme
 check-quick:
 	@$(RUN_PARTS) "make check-quick" deps=check-deps $(CHECK_QUICK_PARTS)
 

@@ -21,8 +21,9 @@ whole tree is copied rather than an include directory put first.
 Stages (the first that fails catches the mutant; later ones do not run):
   skiplist.h, skiplist_sched.h:
     face   the mutant's own suites (its `suites:` line, a subset of
-           tests/*.c) and every tests/test_mut_*.c in one Criterion
-           binary, at -O1, fail-fast
+           tests/*.c: GROUPS below; a test written for a mutant is
+           filed in its face's group) in one Criterion binary, at -O1,
+           fail-fast
     all    every tests/*.c (the compile-fail and planted suites too: they
            build against the copy), at -O1
     asan   every tests/*.c under ASan+UBSan (make test's flags)
@@ -59,18 +60,21 @@ HEADERS = ("skiplist.h", "skiplist_sched.h", "skiplist_rcu.h")
 
 # Suites of the face stage, by group (tests/*.c names without .c).
 GROUPS = {
-    "map": ["test_map_random", "test_map_badinput", "test_index",
-            "test_bad_map"],
-    "extent": ["test_extent", "test_extent_alloc", "test_extent_diff",
-               "test_extent_ops", "test_bad_extent"],
-    "pq": ["test_pq", "test_pq_diff", "test_bad_pq"],
-    "sched": ["test_sched", "test_sched_random", "test_sched_rules",
-              "test_sched_small", "test_bad_sched"],
-    "findptr": ["test_find_ptr_plain", "test_find_ptr_simd",
-                "test_find_ptr_avx2"],
+    # test_map_keys: its one- and two-byte keys were written for the
+    # memmove-middle-byte mutant (a test found by a mutant goes in the file
+    # of its face, in that face's group)
+    "map": ["test_map_random", "test_map_bad", "test_engine_index",
+            "test_map_keys"],
+    "extent": ["test_extent_unit", "test_extent_alloc", "test_extent_diff",
+               "test_extent_ops", "test_extent_bad"],
+    "pq": ["test_pq_unit", "test_pq_diff", "test_pq_bad"],
+    "sched": ["test_sched_unit", "test_sched_random", "test_sched_rules",
+              "test_sched_small", "test_sched_bad"],
+    "findptr": ["test_engine_find_ptr_plain", "test_engine_find_ptr_simd",
+                "test_engine_find_ptr_avx2"],
     # the bulk suites link tests/test_extent_ops.c's instantiations
     "bulk": ["test_bulk_diff", "test_bulk_extent", "test_bulk_alloc",
-             "test_bad_bulk", "test_extent_ops"],
+             "test_bulk_bad", "test_extent_ops"],
 }
 
 MAIN_STAGES = ["face", "all", "asan"]
@@ -299,9 +303,6 @@ def run_stage(m, stage, src, log):
             groups = m["suites"] or sorted(GROUPS)
             srcs = ["tests/%s.c" % s for g in groups for s in GROUPS[g]
                     if os.path.exists(os.path.join(src, "tests", s + ".c"))]
-            # the suites written for mutants are small: always in
-            srcs += sorted("tests/" + f for f in os.listdir(
-                os.path.join(src, "tests")) if re.match(r"test_mut_.*\.c$", f))
             extra = ["TEST_SRC=" + " ".join(sorted(set(srcs)))]
             target = "build/tests/skiplist-tests"
         elif stage == "all":
@@ -562,8 +563,9 @@ stays in `$(BUILD)/mutants/<id>/log.txt`; the copy is deleted once the
 mutant is caught. The stages, in order, stop at the first that fails:
 
 * `skiplist.h` and `skiplist_sched.h`: **face**, the suites of the faces
-  the mutant touches (its `suites:` line) and every `tests/test_mut_*.c`
-  in one Criterion binary with `--fail-fast`; **all**, every `tests/*.c`
+  the mutant touches (its `suites:` line: the files of `GROUPS` in
+  `tests/mutants/run.py`) in one Criterion binary with `--fail-fast`;
+  **all**, every `tests/*.c`
   (the compile-fail and planted suites included, built against the
   mutated copy); **asan**, every suite under ASan+UBSan (with `make
   test`'s flags; the plain stages build at -O1 without -g).
@@ -584,15 +586,17 @@ control-*.ok`, a digest of every input file) until an input changes.
 `--skip-file tests/...` leaves out of every copy a suite that does not
 build at the moment (the table then says which, under Results).
 
-A mutant no stage catches either gets a new test that catches it (the
-`tests/test_mut_*.c` and `tests/rcu/test_rcu_x_mut*.c` suites; they pass on
-the real headers and check behaviour, never the mutation's text), or is
+A mutant no stage catches either gets a new test that catches it (filed
+with its face, in a file of that face's group, with a comment naming the
+mutant; for `skiplist_rcu.h` the `tests/rcu/test_rcu_x_mut*.c` suites:
+they pass on the real headers and check behaviour, never the mutation's text), or is
 shown here as **equivalent** with the reason it cannot change behaviour.
 `make mutants` fails while any mutant survives unexplained. So far one
 mutant needed a new test: for `memmove-middle-byte` no suite we found
 shifted three one-byte keys at once (the only shift that copies a middle
 byte; the full suite was not run against it without the new test), so
-`tests/test_mut_small_keys.c` was written for it (it passes on the real
+the suite `mut_small_keys` (in `tests/test_map_keys.c`, of the `map`
+group) was written for it (it passes on the real
 header and fails under the mutant).
 
 Times are wall-clock seconds per mutant (copy, build, run) on a shared

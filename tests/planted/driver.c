@@ -1,5 +1,5 @@
 /*
- * Driver for the planted-fault suite (tests/test_planted.c): a
+ * Driver for the planted-fault suite (tests/test_build_planted.c): a
  * deterministic random workload over an ordered map and an extent index,
  * both tuned so that the B-skiplist index above the leaves is deep and its
  * nodes split, merge and change their separators often (4 keys per leaf,

@@ -1,7 +1,7 @@
 /* slx_find_ptr built with -mavx2 (tests/tests.mk adds it on x86-64). The
  * tests need an AVX2 CPU to run; elsewhere they are skipped, and Criterion
  * reports them as skipped. */
-#include "test_find_ptr.h"
+#include "test_engine_find_ptr.h"
 
 #if defined(__x86_64__)
 Test(find_ptr_avx2, built_with_expected_path)

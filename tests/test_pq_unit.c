@@ -1051,3 +1051,49 @@ Test(pq, short_window_keeps_tombstones)
     cr_assert_null(tpq_def_pop(&q));
     tpq_def_destroy(&q, NULL, NULL);
 }
+
+/* ---------------------------------------- suite enomem_exact (queue)
+ *
+ * -ENOMEM leaves a list exactly as it was, its memory included: the index
+ * nodes and the leaf an insert or a requeue reserves before it changes
+ * anything are given back when a later allocation of the same call fails
+ * (slx_index_reserve, slx_split). Every allocation of every call fails in
+ * turn; after each failure name_bytes() and the allocator's live blocks
+ * must be what they were before the call. Small leaves and a low max
+ * level make splits, index splits and a grown root frequent.
+ *
+ *
+ * (tests/test_enomem_exact.c until the suites were filed by subject: its
+ * queue half is in tests/test_pq_unit.c, its map half in
+ * tests/test_map_alloc.c.)
+ */
+struct ex_task {
+    uint64_t key;
+    struct skiplist_hook hook;
+};
+#define EX_TASK_KEY(e) ((e)->key)
+SKIPLIST_PQ_DEFINE(ex_pq, struct ex_task, uint64_t, EX_TASK_KEY,
+                   SKIPLIST_CMP_NUM, hook, 4, 3, 1)
+
+Test(enomem_exact, requeue_gives_back_what_it_reserved)
+{
+    static struct ex_task t[300];
+    struct tc_alloc ta;
+    struct ex_pq pq;
+    tc_alloc_init(&ta);
+    cr_assert_eq(ex_pq_init(&pq, &ta.iface, 2), 0);
+    for (size_t i = 0; i < 300; i++) {
+        t[i].key = 2 * i;
+        cr_assert_eq(ex_pq_push(&pq, &t[i]), 0);
+    }
+    /* Move keys into full leaves elsewhere: each requeue needs a split. */
+    for (size_t j = 0; j < 300; j += 3) {
+        t[j].key = 2 * ((j * 7) % 300) + 1;
+        TC_EXACT_ENOMEM(&ta, ex_pq_bytes(&pq), ex_pq_requeue(&pq, &t[j]),
+                        "requeue", j);
+    }
+    cr_assert_eq(ex_pq_count(&pq), 300);
+    cr_assert_eq(ex_pq_check(&pq, NULL, 0), 0);
+    ex_pq_destroy(&pq, NULL, NULL);
+    cr_assert_eq(ta.live, 0);
+}

@@ -1,6 +1,6 @@
 /*
  * Bad input on the extent index (SKIPLIST_EXTENT_DEFINE), the rows of
- * docs/errors.md that tests/test_extent.c and test_extent_alloc.c do not
+ * docs/errors.md that tests/test_extent_unit.c and test_extent_alloc.c do not
  * already back: a NULL element, an element inserted twice, insert_hole's
  * flags and its promise that e is unchanged on every error (-EINVAL,
  * -ENOSPC, -ENOMEM), and the top of narrow key types (uint8_t, uint16_t),
