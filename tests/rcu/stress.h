@@ -1090,13 +1090,62 @@ static const struct rext *xs_perm_at(const struct ext_stress *s, uint64_t p)
     return &s->ext[p / XS_PERM_EVERY];
 }
 
+/*
+ * A thread's extent elements: free ones, and erased ones in limbo, which
+ * readers may still hold until a grace period has passed. Used by the
+ * extent writers and by the edge run's owner and neighbours.
+ */
+struct xpool {
+    struct rext **free_, **limbo;
+    size_t nfree, nlimbo;
+};
+
+static void xpool_init(struct xpool *p, struct rext *e, size_t n)
+{
+    p->free_ = (struct rext **)calloc(2 * n, sizeof(void *));
+    p->limbo = p->free_ + n;
+    p->nfree = p->nlimbo = 0;
+    for (size_t i = 0; i < n; i++)
+        p->free_[p->nfree++] = &e[i];
+}
+
+static void xpool_fini(struct xpool *p)
+{
+    free(p->free_);
+}
+
+/* An element that was never linked (a refused insert) is free at once. */
+static void xpool_put(struct xpool *p, struct rext *e)
+{
+    p->free_[p->nfree++] = e;
+}
+
+/* An erased element waits for a grace period. */
+static void xpool_retire(struct xpool *p, struct rext *e)
+{
+    p->limbo[p->nlimbo++] = e;
+}
+
+/* A free element; when none is left, one grace period returns every
+ * erased one. NULL when every element is linked. */
+static struct rext *xpool_take(struct xpool *p)
+{
+    if (!p->nfree && p->nlimbo) {
+        skiplist_rcu_synchronize();
+        while (p->nlimbo)
+            p->free_[p->nfree++] = p->limbo[--p->nlimbo];
+    }
+    return p->nfree ? p->free_[--p->nfree] : NULL;
+}
+
 /* ------------------------------------------------------- extent writer */
 
 struct xs_writer {
     struct ext_stress *s;
     struct st_thread *t;
-    struct rext **free_, **live, **limbo;
-    size_t nfree, nlive, nlimbo;
+    struct xpool pool;
+    struct rext **live;
+    size_t nlive;
     struct model_extent priv; /* its extents in its private region */
     uint64_t priv_lo;         /* the region: [priv_lo, + XS_PRIV_SPAN) */
 };
@@ -1149,7 +1198,7 @@ static void xs_hole(struct xs_writer *w, struct rext *e)
     int rc = w->s->o->hole(w->s->sl, e, align, lo, hi, flags);
     if (rc == -ENOSPC) {
         w->t->nospc++;
-        w->free_[w->nfree++] = e;
+        xpool_put(&w->pool, e);
         return;
     }
     if (rc != 0 || e->start % align || e->start < lo ||
@@ -1189,7 +1238,7 @@ static void xs_hole_private(struct xs_writer *w, struct rext *e)
     }
     if (rc) {
         w->t->nospc++;
-        w->free_[w->nfree++] = e;
+        xpool_put(&w->pool, e);
         return;
     }
     mx_insert(&w->priv, e->start, e->size, e, NULL);
@@ -1222,7 +1271,7 @@ static void xs_insert(struct xs_writer *w, struct rext *e)
     if (rc != -EEXIST)
         rt_fail("extent writer %u: insert: %d", w->t->id, rc);
     w->t->refusals++;
-    w->free_[w->nfree++] = e;
+    xpool_put(&w->pool, e);
 }
 
 /* Erases one of its extents; the element waits in limbo for a grace
@@ -1241,25 +1290,13 @@ static void xs_erase(struct xs_writer *w)
         rt_fail("extent writer %u: erase: %d", w->t->id, rc);
     s->linked[e->id] = false;
     w->t->removes++;
-    w->limbo[w->nlimbo++] = e;
+    xpool_retire(&w->pool, e);
     if (tc_below(&w->t->rng, 8) == 0) { /* gone: refused now */
         w->t->refusals++;
         if (s->o->erase(s->sl, e) != -ENOENT)
             rt_fail("extent writer %u: a second erase was not -ENOENT",
                     w->t->id);
     }
-}
-
-/* A free element; when none is left, one grace period returns every
- * erased one (a reader may hold an erased extent until then). */
-static struct rext *xs_take_free(struct xs_writer *w)
-{
-    if (!w->nfree && w->nlimbo) {
-        skiplist_rcu_synchronize();
-        while (w->nlimbo)
-            w->free_[w->nfree++] = w->limbo[--w->nlimbo];
-    }
-    return w->nfree ? w->free_[--w->nfree] : NULL;
 }
 
 static void *xs_writer_main(void *arg)
@@ -1272,11 +1309,9 @@ static void *xs_writer_main(void *arg)
     w.t = t;
     mx_init(&w.priv, UINT64_MAX);
     w.priv_lo = XS_PRIV_BASE + (uint64_t)t->id * XS_PRIV_SPAN;
-    w.free_ = (struct rext **)calloc(3 * XS_PER_WRITER, sizeof(void *));
-    w.live = w.free_ + XS_PER_WRITER;
-    w.limbo = w.live + XS_PER_WRITER;
-    for (size_t i = 0; i < XS_PER_WRITER; i++)
-        w.free_[w.nfree++] = &s->ext[XS_NPERM + t->id * XS_PER_WRITER + i];
+    xpool_init(&w.pool, &s->ext[XS_NPERM + t->id * XS_PER_WRITER],
+               XS_PER_WRITER);
+    w.live = (struct rext **)calloc(XS_PER_WRITER, sizeof(void *));
     st_enter();
     /* a few swings even in a short (sanitizer) run */
     unsigned long swing = s->cfg->writer_ops / 8;
@@ -1289,7 +1324,7 @@ static void *xs_writer_main(void *arg)
         else if (w.nlive <= low)
             filling = true;
         bool grow = !w.nlive || (tc_below(&t->rng, 4) != 0) == filling;
-        struct rext *e = grow ? xs_take_free(&w) : NULL;
+        struct rext *e = grow ? xpool_take(&w.pool) : NULL;
         unsigned how = (unsigned)tc_below(&t->rng, 8);
         if (e)
             (how < 4 ? xs_hole : how < 6 ? xs_hole_private : xs_insert)(&w, e);
@@ -1301,7 +1336,8 @@ static void *xs_writer_main(void *arg)
     }
     st_leave(true);
     mx_fini(&w.priv);
-    free(w.free_);
+    xpool_fini(&w.pool);
+    free(w.live);
     return NULL;
 }
 
@@ -1685,31 +1721,6 @@ struct ext_edge {
     size_t nfill;
 };
 
-/* An element pool: erased ones wait in limbo for a grace period. */
-struct xe_pool {
-    struct rext **free_, **limbo;
-    size_t nfree, nlimbo;
-};
-
-static void xe_pool_init(struct xe_pool *p, struct rext *e, size_t n)
-{
-    p->free_ = (struct rext **)calloc(2 * n, sizeof(void *));
-    p->limbo = p->free_ + n;
-    p->nfree = p->nlimbo = 0;
-    for (size_t i = 0; i < n; i++)
-        p->free_[p->nfree++] = &e[i];
-}
-
-static struct rext *xe_take(struct xe_pool *p)
-{
-    if (!p->nfree && p->nlimbo) {
-        skiplist_rcu_synchronize();
-        while (p->nlimbo)
-            p->free_[p->nfree++] = p->limbo[--p->nlimbo];
-    }
-    return p->nfree ? p->free_[--p->nfree] : NULL;
-}
-
 static uint64_t xe_lo(unsigned r)
 {
     return XE_BASE + (uint64_t)r * XE_WIDTH + XE_HALF;
@@ -1719,11 +1730,11 @@ static void *xe_owner_main(void *arg)
 {
     struct st_thread *t = (struct st_thread *)arg;
     struct ext_edge *x = (struct ext_edge *)t->run;
-    struct xe_pool p;
-    xe_pool_init(&p, x->ext + (size_t)t->id * XE_POOL, XE_POOL);
+    struct xpool p;
+    xpool_init(&p, x->ext + (size_t)t->id * XE_POOL, XE_POOL);
     st_enter();
     for (; t->ops < x->owner_ops && st_running(); t->ops++) {
-        struct rext *e = xe_take(&p);
+        struct rext *e = xpool_take(&p);
         unsigned r = (unsigned)tc_below(&t->rng, XE_REGIONS);
         uint64_t lo = xe_lo(r), hi = lo + XE_HALF - 1;
         bool highest = tc_below(&t->rng, 2);
@@ -1740,19 +1751,19 @@ static void *xe_owner_main(void *arg)
                     XE_HOLE, lo, hi, highest ? "highest" : "lowest", lo, rc,
                     rc ? 0 : e->start, t->ops);
             if (rc)
-                p.free_[p.nfree++] = e;
+                xpool_put(&p, e);
             break;
         }
         t->adds++;
         if (x->o->erase(x->sl, e) != 0)
             rt_fail("extent edge: the owner's erase failed");
         t->removes++;
-        p.limbo[p.nlimbo++] = e;
+        xpool_retire(&p, e);
         rt_quiescent();
         st_tick(true);
     }
     st_leave(true);
-    free(p.free_);
+    xpool_fini(&p);
     return NULL;
 }
 
@@ -1762,11 +1773,11 @@ static void *xe_neighbour_main(void *arg)
 {
     struct st_thread *t = (struct st_thread *)arg;
     struct ext_edge *x = (struct ext_edge *)t->run;
-    struct xe_pool p;
+    struct xpool p;
     static _Thread_local struct rext *live[XE_REGIONS][8];
     size_t nlive[XE_REGIONS] = {0};
     unsigned me = t->id - 1, n = XE_NEIGHBOURS;
-    xe_pool_init(&p, x->ext + (size_t)t->id * XE_POOL, XE_POOL);
+    xpool_init(&p, x->ext + (size_t)t->id * XE_POOL, XE_POOL);
     memset(live, 0, sizeof(live));
     st_enter();
     while (!atomic_load(&st_stop) && st_running()) {
@@ -1779,10 +1790,10 @@ static void *xe_neighbour_main(void *arg)
             live[r][i] = live[r][--*k];
             if (x->o->erase(x->sl, e) != 0)
                 rt_fail("extent edge: a neighbour's erase failed");
-            p.limbo[p.nlimbo++] = e;
+            xpool_retire(&p, e);
             t->removes++;
         } else {
-            struct rext *e = xe_take(&p);
+            struct rext *e = xpool_take(&p);
             void *clash = NULL;
             e->size = 1 + tc_below(&t->rng, 4);
             e->start =
@@ -1794,7 +1805,7 @@ static void *xe_neighbour_main(void *arg)
             } else {
                 if (rc != -EEXIST)
                     rt_fail("extent edge: a neighbour's insert: %d", rc);
-                p.free_[p.nfree++] = e;
+                xpool_put(&p, e);
                 t->refusals++;
             }
         }
@@ -1803,7 +1814,7 @@ static void *xe_neighbour_main(void *arg)
         st_tick(false);
     }
     st_leave(false);
-    free(p.free_);
+    xpool_fini(&p);
     return NULL;
 }
 
