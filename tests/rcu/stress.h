@@ -1974,4 +1974,51 @@ static void stress_exit_if_stalled(const char *what)
     _exit(1);
 }
 
+/* ---------------------------------------------------------- the runs */
+
+/* The end of a run: leave if its threads got stuck, print its figures,
+ * judge it. */
+static const char *st_report(FILE *out, const char *what, const char *label,
+                             const struct stress_cfg *cfg,
+                             const struct stress_result *r)
+{
+    stress_exit_if_stalled(label);
+    stress_print(out, what, label, cfg, r);
+    return stress_verdict(r);
+}
+
+static const char *stress_map(const struct rmap_ops *o, void *sl,
+                              const struct stress_cfg *cfg, FILE *out)
+{
+    struct stress_result r;
+    map_stress(o, sl, cfg, &r);
+    return st_report(out, "map", o->label, cfg, &r);
+}
+
+static const char *stress_duel(const struct rmap_ops *o, void *sl,
+                               const struct stress_cfg *cfg, FILE *out)
+{
+    struct stress_result r;
+    map_duel(o, sl, cfg, &r);
+    return st_report(out, "duel", o->label, cfg, &r);
+}
+
+static const char *stress_extent(const struct rext_ops *o, void *sl,
+                                 const struct stress_cfg *cfg, FILE *out)
+{
+    struct stress_result r;
+    ext_stress(o, sl, cfg, &r);
+    return st_report(out, "extent", o->label, cfg, &r);
+}
+
+static const char *stress_edge(const struct rext_ops *o, void *sl,
+                               const struct stress_cfg *cfg, FILE *out)
+{
+    struct stress_result r;
+    ext_edge(o, sl, cfg, &r);
+    stress_exit_if_stalled(o->label);
+    edge_print(out, o->label, &r);
+    return edge_verdict(&r);
+}
+
 #endif /* RCU_STRESS_H */
