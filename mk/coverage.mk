@@ -34,7 +34,7 @@ COV_FLAGS   := -std=c11 -O0 -g -I$(COV_SRC) $(WARN) -fprofile-instr-generate \
                -fcoverage-mapping -fprofile-update=atomic
 COV_DEFS    := -DSKIPLIST_TEST_CC='"$(COV_CC)"' -DSKIPLIST_TEST_ROOT='"$(CURDIR)"'
 COV_TEST_OBJ := $(TEST_SRC:tests/%.c=$(COV_DIR)/obj/%.o)
-COV_RCU_OBJ := $(patsubst %,$(COV_DIR)/obj-rcu/%.o,$(RCU_SUITES) test_rcu_alloc)
+COV_RCU_OBJ := $(patsubst %,$(COV_DIR)/obj-rcu/%.o,$(RCU_SUITES) test_rcu_alloc stress)
 COV_BINS    := $(COV_DIR)/skiplist-tests $(COV_DIR)/rcu-tests-memb
 COV_DEPS    := libcriterion-dev liburcu-dev clang llvm-14 python3
 

@@ -198,6 +198,9 @@ check-build:
 #                      tests/model_*.h, and every documented misuse
 #   test_rcu_alloc.c   the allocation-failure sweep (memb and ASan builds)
 #   test_rcu_stress.c  writers and readers at once (tests/rcu/stress.h)
+#   stress.c           the stress itself: linked into every binary above
+#                      and below that includes stress.h, compiled with its
+#                      flags (flavor, sanitizer, planted fault)
 #   stress_main.c      the same stress as a plain program: the TSan build
 #   test_rcu_planted.c builds stress_main.c with each planted fault (and
 #                      without: the controls) plain, under ASan and under
@@ -243,16 +246,17 @@ $(RCU_DIR)/obj-$(1)/%.o: tests/rcu/%.c $(RCU_DEPS)
 	@mkdir -p $$(dir $$@)
 	$(CC) $(CFLAGS_T) $(TEST_G) $(2) $(RCU_DEF_$(3)) -c -o $$@ $$<
 
-$(RCU_DIR)/rcu-tests-$(1): $(4:%=$(RCU_DIR)/obj-$(1)/%.o)
+$(RCU_DIR)/rcu-tests-$(1): $(4:%=$(RCU_DIR)/obj-$(1)/%.o) $(RCU_DIR)/obj-$(1)/stress.o
 	$(CC) $(CFLAGS_T) $(2) -o $$@ $$^ -lcriterion $(call rcu_libs,$(3))
 endef
 $(eval $(call rcu_build,memb,,memb,$(RCU_SUITES) test_rcu_alloc))
 $(foreach f,mb qsbr bp,$(eval $(call rcu_build,$(f),,$(f),$(RCU_SUITES))))
 $(eval $(call rcu_build,asan,$(SAN) $(TEST_SAN_OPT),memb,$(RCU_SUITES) test_rcu_alloc))
 
-$(RCU_DIR)/rcu-stress-tsan: tests/rcu/stress_main.c $(RCU_DEPS)
+$(RCU_DIR)/rcu-stress-tsan: tests/rcu/stress_main.c tests/rcu/stress.c $(RCU_DEPS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_T) -O1 -fsanitize=thread -o $@ $< $(call rcu_libs,memb)
+	$(CC) $(CFLAGS_T) -O1 -fsanitize=thread -o $@ $(filter %.c,$^) \
+	    $(call rcu_libs,memb)
 
 $(RCU_DIR)/rcu-planted: tests/rcu/test_rcu_planted.c tests/test_build.h
 	@mkdir -p $(dir $@)

@@ -1,5 +1,5 @@
 /*
- * The concurrency stress of tests/rcu/stress.h as a plain program, for
+ * The concurrency stress of tests/rcu/stress.c as a plain program, for
  * the builds where Criterion's runner is in the way: ThreadSanitizer
  * (tests.mk runs it as part of `make test`) and the planted-fault builds
  * (tests/rcu/test_rcu_planted.c compiles it with -DSKIPLIST_RCU_PLANT_...).

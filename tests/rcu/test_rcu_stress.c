@@ -1,7 +1,7 @@
 /*
  * skiplist_rcu.h under concurrency: writers and readers at once, more
  * threads than this machine has cores, with yield points; see
- * tests/rcu/stress.h for what each thread checks. Each test prints its
+ * tests/rcu/stress.c for what each thread checks. Each test prints its
  * figures (operations, threads, seconds, retries, splits, merges, changes
  * the readers saw, leaks) and fails on any reader or writer check, on a
  * run that did not race (readers saw no change), on a leak after destroy
@@ -96,7 +96,7 @@ static void ext_run(const struct rext_ops *o, struct stress_cfg cfg)
 }
 
 /* insert_hole at the bottom of a window its caller owns, the neighbours
- * busy just below it (stress.h, stress_edge): the only hole, every time. */
+ * busy just below it (stress.c, ext_edge): the only hole, every time. */
 static void edge_run(const struct rext_ops *o, struct stress_cfg cfg)
 {
     expect_clean(o->label, stress_edge(o, &the_list, &cfg, stderr));
