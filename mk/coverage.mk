@@ -13,7 +13,7 @@
 #
 # Built at -O0 into $(COV_DIR): the main Criterion binary (every tests/*.c:
 # skiplist.h's three faces and skiplist_sched.h) and the skiplist_rcu.h
-# suites of the memb flavor (diff, stress, alloc and tests/rcu/test_rcu_x_*).
+# suites of the memb flavor (every tests/rcu/test_rcu_*.c but the planted faults).
 # Each test process writes its profile into one pool per binary (%m);
 # tests/coverage/report.py merges the instantiations, attributes header
 # lines to faces by the headers' own section markers and macro names, and

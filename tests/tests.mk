@@ -193,9 +193,13 @@ check-build:
 .PHONY: test check check-quick test-build check-build test-deps check-deps
 
 # ----------------------------------------------------------- skiplist_rcu.h
-# tests/rcu/: the concurrent header's suites, each binary linking liburcu.
+# tests/rcu/: the concurrent header's suites, each binary linking liburcu
+# (tests/rcu/README.md: what each file tests, how the builds combine them).
 #   test_rcu_diff.c    one thread, both faces against the models of
 #                      tests/model_*.h, and every documented misuse
+#   test_rcu_bad.c, test_rcu_check.c, test_rcu_paths.c, test_rcu_walks.c,
+#   test_rcu_linkage.c (+ _gen.c): bad input, check()'s diagnoses, rare
+#                      paths, walks under writers, the split form
 #   test_rcu_alloc.c   the allocation-failure sweep (memb and ASan builds)
 #   test_rcu_stress.c  writers and readers at once (tests/rcu/stress.h)
 #   stress.c           the stress itself: linked into every binary above
@@ -206,9 +210,9 @@ check-build:
 #                      without: the controls) plain, under ASan and under
 #                      TSan, and checks that the run fails
 #   hdr_compile.cc     the header as C99/C11/C++17 with gcc and clang
-# The diff and stress suites are built once per liburcu flavor (memb, mb,
-# qsbr, bp: one -D switch and one library each), and all three under
-# ASan+UBSan (memb, at $(TEST_SAN_OPT) as the main suites' ASan build).
+# The suites (all but alloc and planted) are built once per liburcu flavor
+# (memb, mb, qsbr, bp: one -D switch and one library each), and with alloc
+# under ASan+UBSan (memb, at $(TEST_SAN_OPT) as the main suites' ASan build).
 #   make test-rcu        build and run only these (all of them: make test
 #                        runs the memb flavor and the TSan stress, make
 #                        check all)
@@ -216,9 +220,11 @@ check-build:
 # Replay: SEED=<n> build/tests/rcu/rcu-tests-memb --filter 'rcu_diff/<t>'.
 RCU_DIR     := $(BUILD)/tests/rcu
 RCU_FLAVORS := memb mb qsbr bp
-# Further single-thread suites (tests/rcu/test_rcu_x_*.c) join diff and stress.
-RCU_SUITES  := test_rcu_diff test_rcu_stress \
-               $(patsubst tests/rcu/%.c,%,$(sort $(wildcard tests/rcu/test_rcu_x_*.c)))
+# Every tests/rcu/test_rcu_*.c joins the per-flavor binaries but the
+# allocation-failure sweep (memb and ASan builds only, below) and the
+# planted faults (a binary of its own).
+RCU_SUITES  := $(filter-out test_rcu_alloc test_rcu_planted,\
+                   $(patsubst tests/rcu/%.c,%,$(sort $(wildcard tests/rcu/test_rcu_*.c))))
 RCU_SOAK_SCALE ?= 10
 RCU_TSAN_ROUNDS ?= 6
 TEST_DEPS   += liburcu-dev

@@ -7,7 +7,7 @@
 # Fails (exit 1, one line per problem) when
 #   - a table row names no test (its last cell holds no `suite::test`),
 #   - a row names a test that no Test(suite, test) in tests/ defines,
-#   - a Test in tests/test_bad_*.c or tests/rcu/test_rcu_x_bad.c (the
+#   - a Test in tests/test_bad_*.c or tests/rcu/test_rcu_bad.c (the
 #     suites written for the table) is named by no row.
 # A table row is a line starting with "|", other than a header (last cell
 # "test") or a separator ("|---"). Run from anywhere: paths are taken
@@ -26,7 +26,7 @@ defined_tests() {
 
 # The tests the table must name: those of the suites written for it.
 own_tests() {
-    for f in "$ROOT"/tests/test_bad_*.c "$ROOT"/tests/rcu/test_rcu_x_bad.c; do
+    for f in "$ROOT"/tests/test_bad_*.c "$ROOT"/tests/rcu/test_rcu_bad.c; do
         [ -f "$f" ] || continue
         grep -hoE '^Test\([[:space:]]*[A-Za-z0-9_]+[[:space:]]*,[[:space:]]*[A-Za-z0-9_]+' "$f" |
             sed -E 's/^Test\([[:space:]]*([A-Za-z0-9_]+)[[:space:]]*,[[:space:]]*([A-Za-z0-9_]+)/\1::\2/'

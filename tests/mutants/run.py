@@ -585,7 +585,7 @@ control-*.ok`, a digest of every input file) until an input changes.
 build at the moment (the table then says which, under Results).
 
 A mutant no stage catches either gets a new test that catches it (the
-`tests/test_mut_*.c` and `tests/rcu/test_rcu_x_mut*.c` suites; they pass on
+`tests/test_mut_*.c` and `tests/rcu/test_rcu_mut_*.c` suites; they pass on
 the real headers and check behaviour, never the mutation's text), or is
 shown here as **equivalent** with the reason it cannot change behaviour.
 `make mutants` fails while any mutant survives unexplained. So far one
