@@ -28,7 +28,7 @@
 # 0x6000_0000_0000, which TSan reserves for its shadow on x86-64, so the
 # runner aborts before any test ("Could not initialize inheritable arena",
 # Criterion issue #274) with gcc and clang alike. The same stress code
-# (tests/rcu/stress.h) runs under TSan through tests/rcu/stress_main.c
+# (tests/rcu/stress.c) runs under TSan through tests/rcu/stress_main.c
 # instead: tests.mk's gcc build and the clang build here.
 #
 #   make check-matrix   builds and runs only these (make check runs them
@@ -141,11 +141,11 @@ $(CHECK_VG): check-vg-%: $(BUILD)/examples/%
 # every shape of tests/rcu/test_rcu_stress.c (default nodes, KPN 2 with a
 # one-level index), which the stress program does not.
 CHECK_TSAN_SUITE := $(RCU_DIR)/rcu-stress-suite-tsan
-$(CHECK_TSAN_SUITE): tests/rcu/test_rcu_stress.c \
+$(CHECK_TSAN_SUITE): tests/rcu/test_rcu_stress.c tests/rcu/stress.c \
                      tests/rcu/tsan/criterion/criterion.h $(RCU_DEPS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_T) -O1 -fsanitize=thread -Itests/rcu/tsan -o $@ $< \
-	    $(call rcu_libs,memb)
+	$(CC) $(CFLAGS_T) -O1 -fsanitize=thread -Itests/rcu/tsan -o $@ \
+	    $(filter %.c,$^) $(call rcu_libs,memb)
 
 check-tsan-suites: $(CHECK_TSAN_SUITE)
 	@echo "==== skiplist_rcu.h stress suite under ThreadSanitizer (every shape)"

@@ -13,7 +13,7 @@
 #
 # Built at -O0 into $(COV_DIR): the main Criterion binary (every tests/*.c:
 # skiplist.h's three faces and skiplist_sched.h) and the skiplist_rcu.h
-# suites of the memb flavor (diff, stress, alloc and tests/rcu/test_rcu_x_*).
+# suites of the memb flavor (every tests/rcu/test_rcu_*.c but the planted faults).
 # Each test process writes its profile into one pool per binary (%m);
 # tests/coverage/report.py merges the instantiations, attributes header
 # lines to faces by the headers' own section markers and macro names, and
@@ -34,7 +34,7 @@ COV_FLAGS   := -std=c11 -O0 -g -I$(COV_SRC) $(WARN) -fprofile-instr-generate \
                -fcoverage-mapping -fprofile-update=atomic
 COV_DEFS    := -DSKIPLIST_TEST_CC='"$(COV_CC)"' -DSKIPLIST_TEST_ROOT='"$(CURDIR)"'
 COV_TEST_OBJ := $(TEST_SRC:tests/%.c=$(COV_DIR)/obj/%.o)
-COV_RCU_OBJ := $(patsubst %,$(COV_DIR)/obj-rcu/%.o,$(RCU_SUITES) test_rcu_alloc)
+COV_RCU_OBJ := $(patsubst %,$(COV_DIR)/obj-rcu/%.o,$(RCU_SUITES) test_rcu_alloc stress)
 COV_BINS    := $(COV_DIR)/skiplist-tests $(COV_DIR)/rcu-tests-memb
 COV_DEPS    := libcriterion-dev liburcu-dev clang llvm-14 python3
 

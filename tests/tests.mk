@@ -194,19 +194,26 @@ check-build:
 .PHONY: test check check-quick test-build check-build test-deps check-deps
 
 # ----------------------------------------------------------- skiplist_rcu.h
-# tests/rcu/: the concurrent header's suites, each binary linking liburcu.
+# tests/rcu/: the concurrent header's suites, each binary linking liburcu
+# (tests/rcu/README.md: what each file tests, how the builds combine them).
 #   test_rcu_diff.c    one thread, both faces against the models of
 #                      tests/model_*.h, and every documented misuse
+#   test_rcu_bad.c, test_rcu_check.c, test_rcu_paths.c, test_rcu_walks.c,
+#   test_rcu_linkage.c (+ _gen.c): bad input, check()'s diagnoses, rare
+#                      paths, walks under writers, the split form
 #   test_rcu_alloc.c   the allocation-failure sweep (memb and ASan builds)
 #   test_rcu_stress.c  writers and readers at once (tests/rcu/stress.h)
+#   stress.c           the stress itself: linked into every binary above
+#                      and below that includes stress.h, compiled with its
+#                      flags (flavor, sanitizer, planted fault)
 #   stress_main.c      the same stress as a plain program: the TSan build
 #   test_rcu_planted.c builds stress_main.c with each planted fault (and
 #                      without: the controls) plain, under ASan and under
 #                      TSan, and checks that the run fails
 #   hdr_compile.cc     the header as C99/C11/C++17 with gcc and clang
-# The diff and stress suites are built once per liburcu flavor (memb, mb,
-# qsbr, bp: one -D switch and one library each), and all three under
-# ASan+UBSan (memb, at $(TEST_SAN_OPT) as the main suites' ASan build).
+# The suites (all but alloc and planted) are built once per liburcu flavor
+# (memb, mb, qsbr, bp: one -D switch and one library each), and with alloc
+# under ASan+UBSan (memb, at $(TEST_SAN_OPT) as the main suites' ASan build).
 #   make test-rcu        build and run only these (all of them: make test
 #                        runs the memb flavor and the TSan stress, make
 #                        check all)
@@ -214,9 +221,11 @@ check-build:
 # Replay: SEED=<n> build/tests/rcu/rcu-tests-memb --filter 'rcu_diff/<t>'.
 RCU_DIR     := $(BUILD)/tests/rcu
 RCU_FLAVORS := memb mb qsbr bp
-# Further single-thread suites (tests/rcu/test_rcu_x_*.c) join diff and stress.
-RCU_SUITES  := test_rcu_diff test_rcu_stress \
-               $(patsubst tests/rcu/%.c,%,$(sort $(wildcard tests/rcu/test_rcu_x_*.c)))
+# Every tests/rcu/test_rcu_*.c joins the per-flavor binaries but the
+# allocation-failure sweep (memb and ASan builds only, below) and the
+# planted faults (a binary of its own).
+RCU_SUITES  := $(filter-out test_rcu_alloc test_rcu_planted,\
+                   $(patsubst tests/rcu/%.c,%,$(sort $(wildcard tests/rcu/test_rcu_*.c))))
 RCU_SOAK_SCALE ?= 10
 RCU_TSAN_ROUNDS ?= 6
 TEST_DEPS   += liburcu-dev
@@ -244,16 +253,17 @@ $(RCU_DIR)/obj-$(1)/%.o: tests/rcu/%.c $(RCU_DEPS)
 	@mkdir -p $$(dir $$@)
 	$(CC) $(CFLAGS_T) $(TEST_G) $(2) $(RCU_DEF_$(3)) -c -o $$@ $$<
 
-$(RCU_DIR)/rcu-tests-$(1): $(4:%=$(RCU_DIR)/obj-$(1)/%.o)
+$(RCU_DIR)/rcu-tests-$(1): $(4:%=$(RCU_DIR)/obj-$(1)/%.o) $(RCU_DIR)/obj-$(1)/stress.o
 	$(CC) $(CFLAGS_T) $(2) -o $$@ $$^ -lcriterion $(call rcu_libs,$(3))
 endef
 $(eval $(call rcu_build,memb,,memb,$(RCU_SUITES) test_rcu_alloc))
 $(foreach f,mb qsbr bp,$(eval $(call rcu_build,$(f),,$(f),$(RCU_SUITES))))
 $(eval $(call rcu_build,asan,$(SAN) $(TEST_SAN_OPT),memb,$(RCU_SUITES) test_rcu_alloc))
 
-$(RCU_DIR)/rcu-stress-tsan: tests/rcu/stress_main.c $(RCU_DEPS)
+$(RCU_DIR)/rcu-stress-tsan: tests/rcu/stress_main.c tests/rcu/stress.c $(RCU_DEPS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_T) -O1 -fsanitize=thread -o $@ $< $(call rcu_libs,memb)
+	$(CC) $(CFLAGS_T) -O1 -fsanitize=thread -o $@ $(filter %.c,$^) \
+	    $(call rcu_libs,memb)
 
 $(RCU_DIR)/rcu-planted: tests/rcu/test_rcu_planted.c tests/test_build.h
 	@mkdir -p $(dir $@)

@@ -8,7 +8,7 @@
 #   - a table row names no test (its last cell holds no `suite::test`),
 #   - a row names a test that no Test(suite, test) in tests/ defines,
 #   - a Test of a bad_* suite in tests/test_*_bad.c, or of
-#     tests/rcu/test_rcu_x_bad.c (the suites written for the table), is
+#     tests/rcu/test_rcu_bad.c (the suites written for the table), is
 #     named by no row (tests/test_map_bad.c's map_badinput suite came
 #     before the table and is not required).
 # A table row is a line starting with "|", other than a header (last cell
@@ -28,7 +28,7 @@ defined_tests() {
 
 # The tests the table must name: those of the suites written for it.
 own_tests() {
-    for f in "$ROOT"/tests/test_*_bad.c "$ROOT"/tests/rcu/test_rcu_x_bad.c; do
+    for f in "$ROOT"/tests/test_*_bad.c "$ROOT"/tests/rcu/test_rcu_bad.c; do
         [ -f "$f" ] || continue
         grep -hoE '^Test\([[:space:]]*(bad_|rcu_bad)[A-Za-z0-9_]*[[:space:]]*,[[:space:]]*[A-Za-z0-9_]+' "$f" |
             sed -E 's/^Test\([[:space:]]*([A-Za-z0-9_]+)[[:space:]]*,[[:space:]]*([A-Za-z0-9_]+)/\1::\2/'

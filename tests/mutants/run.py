@@ -588,7 +588,7 @@ build at the moment (the table then says which, under Results).
 
 A mutant no stage catches either gets a new test that catches it (filed
 with its face, in a file of that face's group, with a comment naming the
-mutant; for `skiplist_rcu.h` the `tests/rcu/test_rcu_x_mut*.c` suites:
+mutant; for `skiplist_rcu.h` the `tests/rcu/test_rcu_mut_*.c` suites:
 they pass on the real headers and check behaviour, never the mutation's text), or is
 shown here as **equivalent** with the reason it cannot change behaviour.
 `make mutants` fails while any mutant survives unexplained. So far one

@@ -2,7 +2,7 @@
  * skiplist_rcu.h's split form, as tests/linkage.h is skiplist.h's:
  * SKIPLIST_RCU_PROTOTYPE and SKIPLIST_RCU_EXTENT_PROTOTYPE here, in a
  * header two translation units include; the _GENERATE macros in exactly
- * one of them (test_rcu_x_linkage_gen.c). test_rcu_x_linkage.c and the
+ * one of them (test_rcu_linkage_gen.c). test_rcu_linkage.c and the
  * generating unit both use the lists, so a duplicate or missing
  * definition fails the link. A 32-bit key and small nodes, unlike most of
  * the other suites.
@@ -31,7 +31,7 @@ struct rl_span {
 SKIPLIST_RCU_EXTENT_PROTOTYPE(rl_ext, struct rl_span, uint32_t, start, size, 4,
                               6, 1)
 
-/* From test_rcu_x_linkage_gen.c: fill and sum through the external API
+/* From test_rcu_linkage_gen.c: fill and sum through the external API
  * (sums are read-only walks: a const list). */
 int rl_map_fill(struct rl_map *m, struct rl_item *v, size_t n);
 uint64_t rl_map_sum(const struct rl_map *m);

@@ -301,6 +301,11 @@ static inline void ra_fail_from(struct ra *ra, unsigned long k)
  * Worker threads record what went wrong here; the first message is kept
  * (with the count of all), and every thread's loop stops once one is set.
  * The test's thread asserts rt_failures() == 0 after the join.
+ *
+ * One record per program, not per translation unit: the stress's threads
+ * report in tests/rcu/stress.c, its callers reset the record in theirs.
+ * Each file that includes this header holds a weak definition, and the
+ * linker keeps one of them.
  */
 struct rt_fail {
     atomic_ulong n;
@@ -308,7 +313,8 @@ struct rt_fail {
     char msg[1024];
 };
 
-static struct rt_fail rt_failure = {0, PTHREAD_MUTEX_INITIALIZER, {0}};
+__attribute__((weak)) struct rt_fail rt_failure = {
+    0, PTHREAD_MUTEX_INITIALIZER, {0}};
 
 __attribute__((format(printf, 1, 2))) static inline void
 rt_fail(const char *fmt, ...)

@@ -1,5 +1,5 @@
 /*
- * The concurrency stress of tests/rcu/stress.h as a plain program, for
+ * The concurrency stress of tests/rcu/stress.c as a plain program, for
  * the builds where Criterion's runner is in the way: ThreadSanitizer
  * (tests.mk runs it as part of `make test`) and the planted-fault builds
  * (tests/rcu/test_rcu_planted.c compiles it with -DSKIPLIST_RCU_PLANT_...).
@@ -49,31 +49,16 @@ static void on_crash(int sig)
 static const char *round_once(uint64_t seed, bool library)
 {
     struct stress_cfg cfg = {3, 3, rt_ops(20000), 4, seed, library};
-    struct stress_result res;
-    map_stress(&dm_ops, &the_list, &cfg, &res);
-    stress_exit_if_stalled(dm_ops.label);
-    stress_print(stdout, "map", dm_ops.label, &cfg, &res);
-    const char *bad = stress_verdict(&res);
-    if (bad)
-        return bad;
-    map_duel(&dm_ops, &the_list, &cfg, &res);
-    stress_exit_if_stalled(dm_ops.label);
-    stress_print(stdout, "duel", dm_ops.label, &cfg, &res);
-    bad = stress_verdict(&res);
-    if (bad)
-        return bad;
+    const char *bad = stress_map(&dm_ops, &the_list, &cfg, stdout);
+    if (!bad)
+        bad = stress_duel(&dm_ops, &the_list, &cfg, stdout);
     cfg.writer_ops = rt_ops(15000);
-    ext_stress(&dx_ops, &the_list, &cfg, &res);
-    stress_exit_if_stalled(dx_ops.label);
-    stress_print(stdout, "extent", dx_ops.label, &cfg, &res);
-    bad = stress_verdict(&res);
-    if (bad)
-        return bad;
+    if (!bad)
+        bad = stress_extent(&dx_ops, &the_list, &cfg, stdout);
     cfg.writer_ops = rt_ops(20000);
-    ext_edge(&dx_ops, &the_list, &cfg, &res);
-    stress_exit_if_stalled(dx_ops.label);
-    edge_print(stdout, dx_ops.label, &res);
-    return edge_verdict(&res);
+    if (!bad)
+        bad = stress_edge(&dx_ops, &the_list, &cfg, stdout);
+    return bad;
 }
 
 int main(int argc, char **argv)

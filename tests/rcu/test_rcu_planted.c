@@ -1,6 +1,6 @@
 /*
  * Planted faults in skiplist_rcu.h, and proof that the concurrency stress
- * (tests/rcu/stress.h, through tests/rcu/stress_main.c) catches them:
+ * (tests/rcu/stress.c, through tests/rcu/stress_main.c) catches them:
  *
  *   SKIPLIST_RCU_PLANT_NO_GRACE       replaced nodes are freed at once, not
  *                                     after a grace period;
@@ -82,8 +82,9 @@ static int run(const char *cmd, char *out, size_t len)
     return 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 }
 
-/* Builds stress_main.c with the flags, runs it for `rounds` under env,
- * removes what it built; returns the exit status, output in out. */
+/* Builds the driver (stress_main.c and stress.c) with the flags, runs it
+ * for `rounds` under env, removes what it built; returns the exit status,
+ * output in out. */
 static int build_and_run(const char *flags, const char *env, int rounds,
                          char *out, size_t len)
 {
@@ -98,9 +99,11 @@ static int build_and_run(const char *flags, const char *env, int rounds,
     const char *inc = getenv("SKIPLIST_TEST_INC");
     snprintf(cmd, sizeof(cmd),
              "%s " STRICT " -O1 -g %s%s%s -I'%s' %s -o '%s/driver' "
-             "'%s/tests/rcu/stress_main.c' " RCU_LIBS " 2>&1",
+             "'%s/tests/rcu/stress_main.c' '%s/tests/rcu/stress.c' " RCU_LIBS
+             " 2>&1",
              compiler(), inc ? "-I'" : "", inc ? inc : "", inc ? "'" : "",
-             SKIPLIST_TEST_ROOT, flags, dir, SKIPLIST_TEST_ROOT);
+             SKIPLIST_TEST_ROOT, flags, dir, SKIPLIST_TEST_ROOT,
+             SKIPLIST_TEST_ROOT);
     int rc = run(cmd, out, len);
     cr_assert_eq(rc, 0, "the stress driver (%s) does not build:\n%s\n%s", flags,
                  cmd, out);
@@ -147,7 +150,7 @@ static void must_catch(const char *plant, const char *flags, const char *env,
             eol ? (int)(eol - hit) : (int)strlen(hit), hit);
 }
 
-/* What the stress itself reports (stress.h): its verdict line, or a crash
+/* What the stress itself reports (stress.c): its verdict line, or a crash
  * on a wild pointer read out of a poisoned or unwritten node. */
 static const char *const plain_needles[] = {"FAILED:", "crashed:", NULL};
 /* A read of a freed node: reported as a use after free, or (a reader run

@@ -1,7 +1,7 @@
 /*
  * skiplist_rcu.h under concurrency: writers and readers at once, more
  * threads than this machine has cores, with yield points; see
- * tests/rcu/stress.h for what each thread checks. Each test prints its
+ * tests/rcu/stress.c for what each thread checks. Each test prints its
  * figures (operations, threads, seconds, retries, splits, merges, changes
  * the readers saw, leaks) and fails on any reader or writer check, on a
  * run that did not race (readers saw no change), on a leak after destroy
@@ -74,46 +74,32 @@ static struct stress_cfg library_alloc(struct stress_cfg cfg)
     return cfg;
 }
 
+/* Each run prints its figures and says what failed, if anything. */
+static void expect_clean(const char *label, const char *bad)
+{
+    cr_assert_null(bad, "%s: %s", label, bad ? bad : "");
+}
+
 static void map_run(const struct rmap_ops *o, struct stress_cfg cfg)
 {
-    struct stress_result res;
-    map_stress(o, &the_list, &cfg, &res);
-    stress_exit_if_stalled(o->label);
-    stress_print(stderr, "map", o->label, &cfg, &res);
-    const char *bad = stress_verdict(&res);
-    cr_assert_null(bad, "%s: %s", o->label, bad ? bad : "");
+    expect_clean(o->label, stress_map(o, &the_list, &cfg, stderr));
 }
 
 static void duel_run(const struct rmap_ops *o, struct stress_cfg cfg)
 {
-    struct stress_result res;
-    map_duel(o, &the_list, &cfg, &res);
-    stress_exit_if_stalled(o->label);
-    stress_print(stderr, "duel", o->label, &cfg, &res);
-    const char *bad = stress_verdict(&res);
-    cr_assert_null(bad, "%s: %s", o->label, bad ? bad : "");
+    expect_clean(o->label, stress_duel(o, &the_list, &cfg, stderr));
 }
 
 static void ext_run(const struct rext_ops *o, struct stress_cfg cfg)
 {
-    struct stress_result res;
-    ext_stress(o, &the_list, &cfg, &res);
-    stress_exit_if_stalled(o->label);
-    stress_print(stderr, "extent", o->label, &cfg, &res);
-    const char *bad = stress_verdict(&res);
-    cr_assert_null(bad, "%s: %s", o->label, bad ? bad : "");
+    expect_clean(o->label, stress_extent(o, &the_list, &cfg, stderr));
 }
 
 /* insert_hole at the bottom of a window its caller owns, the neighbours
- * busy just below it (stress.h, ext_edge): the only hole, every time. */
+ * busy just below it (stress.c, ext_edge): the only hole, every time. */
 static void edge_run(const struct rext_ops *o, struct stress_cfg cfg)
 {
-    struct stress_result res;
-    ext_edge(o, &the_list, &cfg, &res);
-    stress_exit_if_stalled(o->label);
-    edge_print(stderr, o->label, &res);
-    const char *bad = edge_verdict(&res);
-    cr_assert_null(bad, "%s: %s", o->label, bad ? bad : "");
+    expect_clean(o->label, stress_edge(o, &the_list, &cfg, stderr));
 }
 
 TestSuite(rcu_stress, .init = rt_setup, .fini = rt_teardown, .timeout = 300);

@@ -1,7 +1,7 @@
 /*
  * Linkage of skiplist_rcu.h, as tests/test_linkage.c for skiplist.h: the
  * split PROTOTYPE/GENERATE form of both faces used from two translation
- * units (this file and test_rcu_x_linkage_gen.c, which generates them;
+ * units (this file and test_rcu_linkage_gen.c, which generates them;
  * linkage.h declares them), next to a static SKIPLIST_RCU_DEFINE of the
  * same element type in this file. The readers are called through const
  * pointers, as their prototypes allow.

@@ -1,8 +1,8 @@
 /*
  * The one translation unit that generates rl_map and rl_ext (see
  * linkage.h), and a user of both through their external functions. Built
- * into the rcu suites' binaries beside test_rcu_x_linkage.c (it matches
- * their tests/rcu/test_rcu_x_*.c wildcard; it holds no test itself).
+ * into the rcu suites' binaries beside test_rcu_linkage.c (it matches
+ * their tests/rcu/test_rcu_*.c wildcard; it holds no test itself).
  */
 #include "linkage.h"
 
