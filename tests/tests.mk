@@ -14,7 +14,7 @@
 #                scratch): the main suites with gcc -O2 and under
 #                ASan+UBSan, the skiplist_rcu.h suites (memb flavor) and
 #                its stress under ThreadSanitizer, and the guides.
-#   make check   everything (about 20 minutes; CI runs it): the above,
+#   make check   everything (about 13 minutes; CI runs it): the above,
 #                the header checks, every liburcu flavor, the rcu suites
 #                under ASan+UBSan, the planted faults, the compiler and
 #                optimiser matrix, valgrind (mk/check.mk), the docs, the

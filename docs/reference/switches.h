@@ -37,6 +37,20 @@
  * translation unit that uses the list (or in `CFLAGS`). */
 #define SKIPLIST_DEBUG
 
+/** \brief skiplist.h: define to let the compiler decide what to inline,
+ *  for builds where compile time matters more than speed.
+ *
+ * By default the engine's hot paths (searches, slot moves, the leaf and
+ * index updates) are forced inline into every instantiation, where the
+ * element and key layout are constants; that is where much of the speed
+ * comes from, and most of the compile time. With this switch they are
+ * ordinary `static inline` functions: the same behaviour and the same
+ * checks, slower code, and about a third of the compile time under the
+ * sanitizers (the test suites' ASan+UBSan build of `make test` uses it;
+ * docs/testing.md). For debug and sanitizer builds; define it the same way
+ * in every translation unit that shares a list. */
+#define SKIPLIST_NO_FORCE_INLINE
+
 /** \brief skiplist.h: define to use the plain loops instead of SSE2/AVX2.
  *
  * On x86-64 a queue's removal scans a leaf's element pointers with vector
