@@ -287,6 +287,17 @@ extern int madvise(void *addr, size_t len, int advice);
 #define SLX_HUGEPAGES 0
 #endif
 
+/** Huge-page chunks (2 MiB each) the program keeps for reuse when the
+ *  lists that held them are cleared or destroyed, so that the next big
+ *  list (a rebuild, a reload) finds its memory already faulted in rather
+ *  than zeroing fresh pages. Shared by every list of the program (and
+ *  skiplist_rcu.h's pools); skiplist_release_cache() frees them. 0 turns
+ *  the cache off: chunks go back to free() at once. Define it before the
+ *  include, the same in every translation unit. */
+#ifndef SKIPLIST_CHUNK_CACHE
+#define SKIPLIST_CHUNK_CACHE 32
+#endif
+
 /* Vector compares for the pointer scan of a priority queue's remove (x86
  * with 64-bit pointers; SKIPLIST_NO_SIMD opts out, others scan plainly). */
 #if defined(__x86_64__) && !defined(SKIPLIST_NO_SIMD)
@@ -865,6 +876,124 @@ SLX_HOT struct slx_leaf *slx_get_hook(const struct slx_type *ty,
 
 /* --- allocation ---------------------------------------------------- */
 
+/* Spin-wait hint to the processor (skiplist_rcu.h's locks use it too). */
+static inline SLX_UNUSED void slx_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+#if SLX_HUGEPAGES
+/* Huge-page chunks that cleared or destroyed lists gave back, for the next
+ * big list to carve. Freed to glibc, an aligned chunk is seldom handed out
+ * again: each new list would fault in and zero fresh huge pages (a build
+ * of 10^6 then spends most of its time in the kernel; docs/lab-notes.md).
+ * One cache per program: a weak definition, so every translation unit
+ * that includes this header shares it. A spinlock guards it; it is taken
+ * once per 2 MiB. Chunks are threaded through their first word. */
+struct slx_chunk_cache {
+    void *top;
+    size_t n;
+    int lock;
+};
+extern struct slx_chunk_cache slx_chunk_cache_;
+__attribute__((weak)) struct slx_chunk_cache slx_chunk_cache_;
+
+SLX_COLD void slx_chunk_cache_lock(void)
+{
+    while (__atomic_exchange_n(&slx_chunk_cache_.lock, 1, __ATOMIC_ACQUIRE))
+        while (__atomic_load_n(&slx_chunk_cache_.lock, __ATOMIC_RELAXED))
+            slx_cpu_relax();
+}
+
+SLX_COLD void slx_chunk_cache_unlock(void)
+{
+    __atomic_store_n(&slx_chunk_cache_.lock, 0, __ATOMIC_RELEASE);
+}
+
+/* A chunk for a pool: a cached one, or a new one advised as huge pages.
+ * NULL when out of memory. */
+SLX_COLD unsigned char *slx_chunk_take(void)
+{
+    void *c = NULL;
+    if (SKIPLIST_CHUNK_CACHE > 0 &&
+        __atomic_load_n(&slx_chunk_cache_.n, __ATOMIC_RELAXED) > 0) {
+        slx_chunk_cache_lock();
+        c = slx_chunk_cache_.top;
+        if (c) {
+            slx_chunk_cache_.top = *(void **)c;
+            slx_chunk_cache_.n--;
+        }
+        slx_chunk_cache_unlock();
+    }
+    if (!c) {
+        c = aligned_alloc(SLX_CHUNK, SLX_CHUNK);
+        if (c)
+            (void)madvise(c, SLX_CHUNK, SLX_MADV_HUGEPAGE);
+    }
+    return (unsigned char *)c;
+}
+
+/* A pool lets chunk c go: into the cache while it has room, else free. */
+SLX_COLD void slx_chunk_give(void *c)
+{
+    int kept = 0;
+    if (SKIPLIST_CHUNK_CACHE > 0) {
+        slx_chunk_cache_lock();
+        if (slx_chunk_cache_.n < (size_t)SKIPLIST_CHUNK_CACHE) {
+            *(void **)c = slx_chunk_cache_.top;
+            slx_chunk_cache_.top = c;
+            slx_chunk_cache_.n++;
+            kept = 1;
+        }
+        slx_chunk_cache_unlock();
+    }
+    if (!kept)
+        free(c);
+}
+
+/* skiplist_release_cache: frees every cached chunk; returns the bytes. */
+SLX_COLD size_t slx_chunk_cache_release(void)
+{
+    slx_chunk_cache_lock();
+    void *c = slx_chunk_cache_.top;
+    size_t n = slx_chunk_cache_.n;
+    slx_chunk_cache_.top = NULL;
+    slx_chunk_cache_.n = 0;
+    slx_chunk_cache_unlock();
+    while (c) {
+        void *nx = *(void **)c;
+        free(c);
+        c = nx;
+    }
+    return n * SLX_CHUNK;
+}
+#endif
+
+/** Frees the 2 MiB chunks that cleared or destroyed lists left for reuse
+ *  (SKIPLIST_CHUNK_CACHE); the next big list takes new ones.
+ *  \return the bytes freed (0 without huge-page chunks) */
+static inline SLX_UNUSED size_t skiplist_release_cache(void)
+{
+#if SLX_HUGEPAGES
+    return slx_chunk_cache_release();
+#else
+    return 0;
+#endif
+}
+
+/* A slab's 16-byte header: the next slab of its pool, then what it is. */
+#define SLX_SLAB_MALLOC 0u
+#define SLX_SLAB_CHUNK 1u
+SLX_HOT void slx_slab_push(struct slx_pool *P, unsigned char *slab,
+                           uintptr_t kind)
+{
+    ((void **)(void *)slab)[0] = P->slabs;
+    ((uintptr_t *)(void *)slab)[1] = kind;
+    P->slabs = slab;
+}
+
 /* Default allocator: one free list per kind of node, refilled in slabs,
  * so nodes of one size sit together and allocation is a pointer pop.
  * Memory goes back to the system at destroy. */
@@ -890,12 +1019,9 @@ SLX_COLD void *slx_pool_alloc(struct slx_list *L, size_t size, unsigned level)
      * (sized to what the chunk has left, so little is stranded). */
     if (L->nleaves >= 2048) {
         if (P->chunk_left < 16 + 8 * size) {
-            unsigned char *c =
-                (unsigned char *)aligned_alloc(SLX_CHUNK, SLX_CHUNK);
+            unsigned char *c = slx_chunk_take();
             if (c) {
-                (void)madvise(c, SLX_CHUNK, SLX_MADV_HUGEPAGE);
-                *(void **)(void *)c = P->slabs;
-                P->slabs = c;
+                slx_slab_push(P, c, SLX_SLAB_CHUNK);
                 L->aux->bytes += SLX_CHUNK;
                 P->chunk = c + 16;
                 P->chunk_left = SLX_CHUNK - 16;
@@ -915,8 +1041,7 @@ SLX_COLD void *slx_pool_alloc(struct slx_list *L, size_t size, unsigned level)
         slab = (unsigned char *)malloc(bytes);
         if (!slab)
             return NULL;
-        *(void **)(void *)slab = P->slabs;
-        P->slabs = slab;
+        slx_slab_push(P, slab, SLX_SLAB_MALLOC);
         L->aux->bytes += bytes;
     }
     /* Hand out the first node, thread the rest onto the free list. */
@@ -932,8 +1057,13 @@ SLX_COLD void slx_pool_release(struct slx_list *L)
 {
     void *s = L->aux->pool.slabs;
     while (s) {
-        void *nx = *(void **)s;
-        free(s);
+        void *nx = ((void **)s)[0];
+#if SLX_HUGEPAGES
+        if (((uintptr_t *)s)[1] == SLX_SLAB_CHUNK)
+            slx_chunk_give(s);
+        else
+#endif
+            free(s);
         s = nx;
     }
     memset(&L->aux->pool, 0, sizeof(L->aux->pool));
@@ -4474,19 +4604,29 @@ SLX_HOT int slx_build_in_order(const struct slx_type *ty, const void *e,
     return slx_is_queue(ty) ? !ty->less(k, prev) : ty->less(prev, k);
 }
 
-/* Fill y (fresh, unlinked) with v[0, cnt), checking each element: not
+/* How far ahead of the element being read name_build prefetches: enough
+ * to cover a memory miss at its loop's pace (docs/lab-notes.md). */
+#define SLX_BUILD_AHEAD 16u
+
+/* Fill y (fresh, unlinked) with v[0, cnt) of the left elements still to
+ * come, checking each element: not
  * NULL, not queued anywhere (a queue's; an element given twice is queued
  * the second time), in order after prev (see slx_build_in_order). 0, or
  * -EINVAL with the hooks this call set cleared again. */
 SLX_HOT int slx_build_fill(const struct slx_type *ty, struct slx_list *L,
                            struct slx_leaf *y, void *const *v, unsigned cnt,
-                           const unsigned char *prev, uint64_t *prev_last)
+                           size_t left, const unsigned char *prev,
+                           uint64_t *prev_last)
 {
     size_t ks = ty->ks;
     unsigned char *k = slx_keys(ty, y);
     unsigned char *la = slx_is_extent(ty) ? slx_lasts(ty, y) : NULL;
     void **p = slx_ptrs(ty, y);
     for (unsigned j = 0; j < cnt; j++) {
+        /* Elements scattered in memory miss one by one: ask for the one
+         * SLX_BUILD_AHEAD on while this one is read. */
+        if (j + SLX_BUILD_AHEAD < left && v[j + SLX_BUILD_AHEAD])
+            SLX_PREFETCH(v[j + SLX_BUILD_AHEAD]);
         void *e = v[j];
         unsigned char *kj = k + (size_t)j * ks;
         int ok = e && !(slx_is_queue(ty) && slx_queued(ty, NULL, e));
@@ -4581,7 +4721,7 @@ SLX_HOT int slx_build(const struct slx_type *ty, struct slx_list *L,
         struct slx_leaf *y = slx_build_leaf(ty, L, n, cnt);
         if (!y) {
             rc = -ENOMEM;
-        } else if ((rc = slx_build_fill(ty, L, y, v + done, cnt, prev,
+        } else if ((rc = slx_build_fill(ty, L, y, v + done, cnt, n - done, prev,
                                         &prev_last)) == 0 &&
                    (rc = slx_build_link(ty, L, x, y)) != 0) {
             for (unsigned j = 0; j < cnt; j++)

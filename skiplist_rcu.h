@@ -248,13 +248,6 @@ struct slr_spin {
 
 #define SLR_SPINS 64
 
-static inline SLX_UNUSED void slr_cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#endif
-}
-
 static inline SLX_UNUSED int slr_trylock(struct slr_spin *l)
 {
     return !__atomic_load_n(&l->held, __ATOMIC_RELAXED) &&
@@ -265,7 +258,7 @@ static inline SLX_UNUSED void slr_lock(struct slr_spin *l)
 {
     for (unsigned spins = 0; !slr_trylock(l); spins++) {
         if (spins < SLR_SPINS)
-            slr_cpu_relax();
+            slx_cpu_relax();
         else
             sched_yield();
     }
@@ -712,6 +705,7 @@ SLX_HOT uint64_t slr_it_last(const struct slx_type *ty,
 
 /* --- allocation and reclamation ------------------------------------ */
 
+/* SLX_CHUNK where skiplist.h has chunks (its cache serves both) */
 #define SLR_POOL_CHUNK ((size_t)2 << 20)
 
 static SLX_UNUSED void slr_pool_init(struct slr_pool *P, size_t size)
@@ -738,9 +732,7 @@ static SLX_UNUSED int slr_pool_grow(struct slr_pool *P, unsigned i)
     struct slr_shard *S = &P->shard[i];
     unsigned char *c;
 #if SLX_HUGEPAGES
-    c = (unsigned char *)aligned_alloc(SLR_POOL_CHUNK, SLR_POOL_CHUNK);
-    if (c)
-        (void)madvise(c, SLR_POOL_CHUNK, SLX_MADV_HUGEPAGE);
+    c = slx_chunk_take(); /* skiplist.h's chunks, from its cache */
 #else
     c = (unsigned char *)malloc(SLR_POOL_CHUNK);
 #endif
@@ -813,7 +805,11 @@ static SLX_UNUSED void slr_pool_release(struct slr_pool *P)
         while (c) {
             void *next;
             memcpy(&next, c, sizeof(void *));
+#if SLX_HUGEPAGES
+            slx_chunk_give(c);
+#else
             free(c);
+#endif
             c = next;
         }
     }

@@ -37,6 +37,8 @@
  *                the same windows erased one key at a time, the keys given
  *                in ascending order: the loop a caller writes without a
  *                range call (every implementation)
+ * and one row that is no implementation's: impl copy_floor, op build, the
+ * least any loader does (run_copy_floor) at memory speed.
  * ns_per_op is the median over the repetitions; each repetition visits every
  * implementation in turn so that a noisy moment on this shared machine hits
  * all of them rather than one. The four lookup ops and find_many each have
@@ -720,6 +722,44 @@ static void run_seq(const struct map_impl *im, const struct workload *w,
         r->ns[OP_BUILD][rep] = per_op(t_build, (uint64_t)cycles * n);
 }
 
+/* The floor under every build (the copy_floor row): read each element's
+ * key in input order, check it is above the one before, and write (key,
+ * element) pairs into an array already faulted in, as a leaf's slots
+ * would take them. No structure can load n elements by reading their keys
+ * for less; the ratio of a build to it says how much of the build is the
+ * structure's own work. ns per element, median over reps, -1 when an
+ * order check failed (it cannot: the input is sorted). */
+static double run_copy_floor(const struct workload *w, int reps)
+{
+    size_t n = w->n;
+    struct slot {
+        uint64_t key;
+        const struct map_elem *e;
+    } *a = xmalloc(n * sizeof(*a));
+    memset(a, 0, n * sizeof(*a));
+    double ns[MAX_REPS];
+    size_t bad = 0;
+    for (int rep = 0; rep < reps; rep++) {
+        uint64_t t = 0;
+        for (size_t c = 0; c < w->cycles; c++) {
+            uint64_t t0 = bench_now_ns(), prev = 0;
+            for (size_t i = 0; i < n; i++) {
+                const struct map_elem *e = w->seq_order[i];
+                bad += i && e->key <= prev;
+                prev = e->key;
+                a[i].key = prev;
+                a[i].e = e;
+            }
+            /* the stores are the work: keep them */
+            __asm__ volatile("" : : "r"(a) : "memory");
+            t += bench_now_ns() - t0;
+        }
+        ns[rep] = per_op(t, (uint64_t)w->cycles * n);
+    }
+    free(a);
+    return bad ? -1.0 : bench_median(ns, reps);
+}
+
 /* What bench_windows_erase's callback needs: the map and its windows. */
 struct erase_job {
     const struct map_impl *im;
@@ -905,6 +945,13 @@ static bool run_size(size_t n, size_t m, unsigned ops, int reps, int warmups)
             if (!res[i].failed && !res[i].skip)
                 run_seq(impls[i], &w, &res[i], rep);
 
+    double floor_ns = (ops & OPB(OP_BUILD)) ? run_copy_floor(&w, reps) : 0;
+    if (floor_ns < 0) {
+        fprintf(stderr, "map: copy_floor: input out of order\n");
+        ok = false;
+    } else if (floor_ns > 0) {
+        bench_row("map", "copy_floor", op_names[OP_BUILD], n, 1, floor_ns, -1);
+    }
     for (size_t i = 0; i < NIMPL; i++) {
         if (res[i].skip)
             continue;

@@ -293,6 +293,102 @@ Test(cov_engine, leaves_across_huge_page_chunks, .timeout = 120)
     free(v);
 }
 
+#if SLX_HUGEPAGES
+/* A list big enough for huge-page chunks: its chunks, in the order its pool
+ * threads them, into chunks[] (at most max); returns how many. */
+static size_t ce_chunks_of(const struct ce_map *m, void **chunks, size_t max)
+{
+    size_t k = 0;
+    for (void *s = m->sl.aux->pool.slabs; s; s = ((void **)s)[0])
+        if (((uintptr_t *)s)[1] == SLX_SLAB_CHUNK && k < max)
+            chunks[k++] = s;
+    return k;
+}
+
+static void ce_fill(struct ce_map *m, struct ce_item *v, unsigned n)
+{
+    cr_assert_eq(ce_map_init(m, NULL, 5), 0);
+    for (unsigned i = 0; i < n; i++) {
+        v[i].key = i;
+        cr_assert_eq(ce_map_insert(m, &v[i], NULL), 0);
+    }
+}
+
+/* Chunks a destroyed list lets go are kept for the next big list (up to
+ * SKIPLIST_CHUNK_CACHE) instead of going back to malloc, which seldom
+ * hands an aligned chunk out again; skiplist_release_cache frees them. */
+Test(cov_engine, chunk_cache_reused_and_released, .timeout = 120)
+{
+    enum { N = 120000, MAXC = 64 };
+    struct ce_item *v = (struct ce_item *)malloc(N * sizeof(*v));
+    cr_assert_not_null(v);
+    void *first[MAXC], *second[MAXC];
+    skiplist_release_cache();
+    cr_assert_eq(slx_chunk_cache_.n, 0u);
+
+    struct ce_map m;
+    ce_fill(&m, v, N);
+    size_t held = ce_chunks_of(&m, first, MAXC);
+    cr_assert_gt(held, 1u, "a list of %u holds %zu chunks", N, held);
+    cr_assert_leq(held, (size_t)SKIPLIST_CHUNK_CACHE);
+    ce_map_destroy(&m, NULL, NULL);
+    cr_assert_eq(slx_chunk_cache_.n, held, "cache %zu, list let go %zu",
+                 slx_chunk_cache_.n, held);
+
+    /* The same list again takes back the very chunks, and the cache is
+     * empty while they are in use. */
+    ce_fill(&m, v, N);
+    cr_assert_eq(ce_chunks_of(&m, second, MAXC), held);
+    cr_assert_eq(slx_chunk_cache_.n, 0u);
+    for (size_t i = 0; i < held; i++) {
+        size_t j = 0;
+        while (j < held && second[j] != first[i])
+            j++;
+        cr_assert_lt(j, held, "chunk %p not reused", first[i]);
+    }
+    ce_clean(&m);
+    for (unsigned i = 0; i < N; i++)
+        cr_assert_eq(ce_map_find(&m, i), &v[i]);
+
+    /* clear lets them go too; release frees them all and says how much. */
+    ce_map_clear(&m, NULL, NULL);
+    cr_assert_eq(slx_chunk_cache_.n, held);
+    cr_assert_eq(skiplist_release_cache(), held * SLX_CHUNK);
+    cr_assert_eq(slx_chunk_cache_.n, 0u);
+    cr_assert_null(slx_chunk_cache_.top);
+    cr_assert_eq(skiplist_release_cache(), 0u);
+    ce_map_destroy(&m, NULL, NULL);
+    free(v);
+}
+
+/* The cache keeps at most SKIPLIST_CHUNK_CACHE chunks: lists letting go
+ * of more free the rest. */
+Test(cov_engine, chunk_cache_capped, .timeout = 120)
+{
+    enum { N = 120000, LISTS = 40 };
+    struct ce_item *v = (struct ce_item *)malloc(N * sizeof(*v));
+    struct ce_map *m = (struct ce_map *)malloc(LISTS * sizeof(*m));
+    cr_assert(v && m);
+    skiplist_release_cache();
+    size_t total = 0;
+    void *scratch[64];
+    for (unsigned l = 0; l < LISTS && total <= SKIPLIST_CHUNK_CACHE; l++) {
+        ce_fill(&m[l], v, N);
+        total += ce_chunks_of(&m[l], scratch, 64);
+    }
+    cr_assert_gt(total, (size_t)SKIPLIST_CHUNK_CACHE, "only %zu chunks", total);
+    for (unsigned l = 0; l < LISTS && m[l].sl.aux; l++) {
+        ce_map_destroy(&m[l], NULL, NULL);
+        cr_assert_leq(slx_chunk_cache_.n, (size_t)SKIPLIST_CHUNK_CACHE);
+    }
+    cr_assert_eq(slx_chunk_cache_.n, (size_t)SKIPLIST_CHUNK_CACHE);
+    cr_assert_eq(skiplist_release_cache(),
+                 (size_t)SKIPLIST_CHUNK_CACHE * SLX_CHUNK);
+    free(m);
+    free(v);
+}
+#endif
+
 /* ---------------------------------------------------- a queued copy */
 
 struct ce_task {

@@ -36,8 +36,10 @@ struct skiplist_allocator;
  * bytes, check, iteration) write nothing, so any number of threads may
  * run them at once on a list that no thread modifies. Every other call
  * needs the list to itself. Different lists are independent: the default
- * allocator keeps its pool per list, and a caller's allocator shared by
- * lists used from several threads must be thread safe itself.
+ * allocator keeps its pool per list (the free huge-page chunks that
+ * cleared and destroyed lists leave for reuse, `SKIPLIST_CHUNK_CACHE`,
+ * are shared under a lock of their own), and a caller's allocator shared
+ * by lists used from several threads must be thread safe itself.
  *
  * Keys: the leaves keep a copy of every key, so an element's key must not
  * change while it is linked (`name_check()` reports the element out of
@@ -121,11 +123,11 @@ bool name_empty(const struct name *sl);
  *        pool's slabs and its bookkeeping block.
  *
  * `sizeof(struct name)` (48 bytes on 64-bit targets, every face) is not
- * included. 0 until the list allocates its bookkeeping block: at its
- * first insert, or in `name_init()` with a caller's allocator.
- * \param sl the list
- * \return bytes allocated for `sl` and not yet freed (elements excluded)
- * \complexity O(1)
+ * included, nor are the free chunks the program keeps for reuse
+ * (`SKIPLIST_CHUNK_CACHE`, `skiplist_release_cache()`). 0 until the list
+ * allocates its bookkeeping block: at its first insert, or in `name_init()`
+ * with a caller's allocator. \param sl the list \return bytes allocated for
+ * `sl` and not yet freed (elements excluded) \complexity O(1)
  */
 size_t name_bytes(const struct name *sl);
 
