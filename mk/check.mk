@@ -74,7 +74,8 @@ CHECK_RUN   := $(CHECK_MAIN) check-rcu-clang check-tsan-clang check-valgrind
 # compiler from $CC: set it to the variant's, whatever the caller's is.
 $(CHECK_MAIN): check-main-%: check-build-%
 	@echo "==== matrix: main suites built with $(subst -, ,$*)"
-	CC=$(CHECK_$(call check_cc,$*)) $(CHECK_DIR)/$*/tests/skiplist-tests
+	CC=$(CHECK_$(call check_cc,$*)) $(SAN_ENV) \
+	    $(CHECK_DIR)/$*/tests/skiplist-tests
 check_cc = $(if $(filter clang-%,$(1)),CLANG,GCC)
 
 check-rcu-clang: check-build-clang-O2

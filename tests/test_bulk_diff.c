@@ -599,6 +599,28 @@ Test(bulk_diff, build_fills_leaves_to_seven_eighths)
     free(p);
 }
 
+/* build prefetches elements ahead of the one it reads (SLX_BUILD_AHEAD):
+ * never past the end of its input. Each build here reads an array of
+ * exactly n pointers, so under ASan one read past it is an error. Found by
+ * the mutant bulk-build-prefetch-past-end. */
+Test(bulk_diff, build_reads_only_its_input)
+{
+    const struct kface *const all[] = {&kd_k256_l1_kface, &kd_pq_k8_kface};
+    const size_t ns[] = {1, 15, 16, 17, 33, 224, 225, 300, 1000};
+    enum { N = 1000 };
+    struct bulk_item *v = bulk_items(N);
+    for (size_t c = 0; c < sizeof(all) / sizeof(all[0]); c++)
+        for (size_t s = 0; s < sizeof(ns) / sizeof(ns[0]); s++) {
+            size_t n = ns[s];
+            void **p = (void **)malloc(n * sizeof(void *));
+            cr_assert_not_null(p);
+            cr_assert_gt(kd_build_bytes(all[c], n, v, p), 0, "%s: build of %zu",
+                         all[c]->label, n);
+            free(p);
+        }
+    free(v);
+}
+
 /* ------------------------------------------------- erase_range's edges */
 
 static const void *be_elem(const void *m, size_t i)

@@ -154,13 +154,26 @@ test-main: $(TEST_BIN)
 # leaks 48 bytes per test with a .timeout). Asked for anyway
 # (ASAN_OPTIONS=leak_check_at_exit=1 make ...), its report does not set
 # the exit status (exitcode=0).
-TEST_ASAN_ENV := ASAN_OPTIONS="leak_check_at_exit=0:$$ASAN_OPTIONS" \
+# abort_on_error: see SAN_ENV in the Makefile.
+TEST_ASAN_ENV := ASAN_OPTIONS="abort_on_error=1:leak_check_at_exit=0:$$ASAN_OPTIONS" \
+                 UBSAN_OPTIONS="abort_on_error=1:print_stacktrace=1:$$UBSAN_OPTIONS" \
                  LSAN_OPTIONS="exitcode=0:$$LSAN_OPTIONS"
 
 test-main-asan: $(TEST_ASAN)
 	$(TEST_ASAN_ENV) $(TEST_ASAN)
 
-.PHONY: test-headers test-main test-main-asan
+# The harness's own check: a planted ASan and a planted UBSan error, run
+# as the suites above run, must fail their tests (tests/selftest/).
+SAN_SELFTEST := $(BUILD)/tests/san-selftest
+$(SAN_SELFTEST): tests/selftest/san_report.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O1 -g $(SAN) -o $@ $< -lcriterion
+
+test-san-selftest: $(SAN_SELFTEST)
+	@$(TEST_ASAN_ENV) tests/selftest/san.sh $(SAN_SELFTEST)
+
+
+.PHONY: test-headers test-main test-main-asan test-san-selftest
 
 # ------------------------------------------------------------ the batteries
 # What each builds (one parallel build) and runs (its parts, in order).
@@ -169,7 +182,8 @@ TEST_BUILD  := $(TEST_BIN) $(TEST_ASAN)
 CHECK_BUILD_ALL := $(HDR_CHECKS)
 TEST_PARTS  := main-gcc-O2=test-main main-asan=test-main-asan
 CHECK_PARTS_FIRST := headers=test-headers
-CHECK_PARTS :=
+CHECK_PARTS := san-selftest=test-san-selftest
+CHECK_BUILD_ALL += $(SAN_SELFTEST)
 RUN_PARTS    = MAKE="$(MAKE)" PARTS_LOG=$(BUILD)/logs PARTS_JOBS=$(TEST_JOBS) \
                tools/run-parts.sh
 
