@@ -660,7 +660,7 @@ SLX_HOT unsigned slx_max_index(const struct slx_type *ty)
 }
 
 /* Index node layout: entries[cap] of (key, child), then a ranked
- * instance's counts, then the extent face's summaries. */
+ * instance's counts[cap], then the extent face's summaries. */
 SLX_HOT unsigned char *slx_ikeys(const struct slx_type *ty,
                                  const struct slx_inode *P)
 {
@@ -669,12 +669,12 @@ SLX_HOT unsigned char *slx_ikeys(const struct slx_type *ty,
 }
 
 /* Bytes per entry: the key, then the child pointer beside it, so the line
- * a search's last probe loaded usually holds the child it goes to; then a
- * ranked instance's count (slx_icount). */
+ * a search's last probe loaded usually holds the child it goes to. A
+ * ranked instance's counts live in an array of their own (slx_icount), so
+ * its searches read the same lines as an unranked one's. */
 SLX_HOT size_t slx_istride(const struct slx_type *ty)
 {
-    return SLX_ROUND8(ty->ks) + sizeof(void *) +
-           (ty->ranked ? sizeof(size_t) : 0u);
+    return SLX_ROUND8(ty->ks) + sizeof(void *);
 }
 
 /* Entry j's key and child pointer, and the array after cap entries, given
@@ -713,20 +713,30 @@ SLX_HOT void *slx_ichild(const struct slx_type *ty, const struct slx_inode *P,
 
 /* Ranked instances: entry j's count, the number of elements in its
  * subtree (a leaf's n for a level-1 node), so a node's counts add up to
- * its own entry's count one level up (the list's count at the root). It
- * sits after the child pointer, in the entry (slx_istride): the line a
- * descent loaded for the child holds it, so an insert's upkeep on the way
- * back up finds it in cache. */
+ * its own entry's count one level up (the list's count at the root). The
+ * counts are an array after the entries, not a field of each entry: kept
+ * in the entries they made every node half as big again, and a find on a
+ * ranked list paid 15-21% for lines it never read (docs/lab-notes.md,
+ * "Order statistics"); rank and select sum them contiguously. */
+SLX_HOT size_t *slx_icounts(const struct slx_type *ty,
+                            const struct slx_inode *P)
+{
+    return (size_t *)(void *)slx_entry_key(ty, slx_ikeys(ty, P), P->cap);
+}
+
 SLX_HOT size_t *slx_icount(const struct slx_type *ty, const struct slx_inode *P,
                            unsigned j)
 {
-    return (size_t *)(void *)(slx_ichildp(ty, P, j) + 1);
+    return slx_icounts(ty, P) + j;
 }
 
 SLX_HOT uint64_t *slx_igaps(const struct slx_type *ty,
                             const struct slx_inode *P)
 {
-    return (uint64_t *)(void *)slx_entry_key(ty, slx_ikeys(ty, P), P->cap);
+    unsigned char *after = slx_entry_key(ty, slx_ikeys(ty, P), P->cap);
+    if (slx_is_ranked(ty))
+        after += (size_t)P->cap * sizeof(size_t);
+    return (uint64_t *)(void *)after;
 }
 
 /* fit[k - 1] of every entry, one array per k: a hole search for one
@@ -761,6 +771,8 @@ SLX_HOT void slx_iset(const struct slx_type *ty, const struct slx_inode *P,
 SLX_HOT size_t slx_inode_size(const struct slx_type *ty, unsigned cap)
 {
     size_t sz = sizeof(struct slx_inode) + (size_t)cap * slx_istride(ty);
+    if (slx_is_ranked(ty))
+        sz += (size_t)cap * sizeof(size_t);
     if (slx_is_extent(ty))
         sz += (size_t)cap * sizeof(struct slx_runs);
     return sz;
@@ -1966,13 +1978,17 @@ SLX_COLD int slx_index_reserve(const struct slx_type *ty, struct slx_list *L)
 }
 
 /* Entries [sj, sj + cnt) of S copied to D from dj (D has room); the
- * children learn their new node. Counts are the caller's to set. */
+ * children learn their new node; a ranked instance's counts move with
+ * them. */
 SLX_COLD void slx_ientries_move(const struct slx_type *ty, struct slx_inode *D,
                                 unsigned dj, const struct slx_inode *S,
                                 unsigned sj, unsigned cnt)
 {
     memmove(slx_ikey(ty, D, dj), slx_ikey(ty, S, sj),
-            (size_t)cnt * slx_istride(ty)); /* keys, children, counts */
+            (size_t)cnt * slx_istride(ty)); /* keys and children */
+    if (slx_is_ranked(ty))
+        memmove(slx_icount(ty, D, dj), slx_icount(ty, S, sj),
+                (size_t)cnt * sizeof(size_t));
     if (slx_is_extent(ty)) {
         memmove(slx_igaps(ty, D) + dj, slx_igaps(ty, S) + sj,
                 (size_t)cnt * sizeof(uint64_t));
