@@ -39,7 +39,7 @@ $(GUIDE_OUT)/%: $(GUIDE_DIR)/%.c $(HEADERS)
 # (tests/tests.mk says why).
 $(GUIDE_OUT)/%-asan: $(GUIDE_DIR)/%.c $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_T) $(SAN) $(TEST_SAN_OPT) $(TEST_SAN_TRIM) -o $@ $< -lm $(call guide_libs,$*)
+	$(CC) $(CFLAGS_T) $(SAN) $(TEST_SAN_OPT) $(TEST_SAN_QUICK) -o $@ $< -lm $(call guide_libs,$*)
 
 # The snippet check (see the top of this file). One awk run over every
 # guide; it names each quote that no longer matches, and fails.

@@ -85,17 +85,18 @@ TEST_G ?= -g1
 # at -O1 inline, less than the compile time saved. The main one links
 # without PIE: the binary's 880,000 relative relocations (the
 # sanitizers' descriptors) are then resolved once, at link time, not in
-# each of the runner's per-test processes. UBSan's pointer-overflow check
-# is left out here (TEST_SAN_TRIM): it is 40% of the ASan+UBSan compile
-# time, and make check's clang -O0 cell (mk/check.mk) runs every suite
-# with it. The same builds define SKIPLIST_NO_FORCE_INLINE (skiplist.h):
+# each of the runner's per-test processes. TEST_SAN_QUICK holds what makes
+# these builds quick: UBSan's pointer-overflow check is left out (it is
+# 40% of the ASan+UBSan compile time, and make check's clang -O0 cell,
+# mk/check.mk, runs every suite with it), and SKIPLIST_NO_FORCE_INLINE
+# (skiplist.h) is defined:
 # the hot paths are left to the compiler instead of forced inline into
 # every instantiation, which halves what is left of their compile time;
 # the gcc -O2 build and make check's clang builds keep them as users get
 # them.
 SAN_CALLS := $(if $(findstring clang,$(shell $(CC) --version 2>/dev/null)),-mllvm -,--param=)asan-instrumentation-with-call-threshold=0
 TEST_SAN_OPT = -Og $(TEST_G) $(SAN_CALLS)
-TEST_SAN_TRIM := -fno-sanitize=pointer-overflow -DSKIPLIST_NO_FORCE_INLINE
+TEST_SAN_QUICK := -fno-sanitize=pointer-overflow -DSKIPLIST_NO_FORCE_INLINE
 
 $(BUILD)/tests/obj/%.o: tests/%.c $(wildcard tests/*.h) $(HEADERS)
 	@mkdir -p $(dir $@)
@@ -103,7 +104,7 @@ $(BUILD)/tests/obj/%.o: tests/%.c $(wildcard tests/*.h) $(HEADERS)
 
 $(BUILD)/tests/obj-asan/%.o: tests/%.c $(wildcard tests/*.h) $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_T) $(SAN) $(TEST_SAN_OPT) $(TEST_SAN_TRIM) $(TEST_DEFS) -c -o $@ $<
+	$(CC) $(CFLAGS_T) $(SAN) $(TEST_SAN_OPT) $(TEST_SAN_QUICK) $(TEST_DEFS) -c -o $@ $<
 
 # The AVX2 build of the remove's pointer scan (tests/test_engine_find_ptr_avx2.c).
 ifeq ($(shell uname -m),x86_64)
@@ -114,7 +115,7 @@ $(TEST_BIN): $(TEST_OBJ)
 	$(CC) $(CFLAGS_T) -o $@ $(TEST_OBJ) -lcriterion -lm
 
 $(TEST_ASAN): $(TEST_OBJ_ASAN)
-	$(CC) $(CFLAGS_T) $(SAN) $(TEST_SAN_OPT) $(TEST_SAN_TRIM) -no-pie -o $@ $(TEST_OBJ_ASAN) -lcriterion -lm
+	$(CC) $(CFLAGS_T) $(SAN) $(TEST_SAN_OPT) $(TEST_SAN_QUICK) -no-pie -o $@ $(TEST_OBJ_ASAN) -lcriterion -lm
 
 # $(1): target, $(2): compiler, $(3): flags. Builds, or says why not.
 define hdr_rule
