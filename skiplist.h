@@ -259,6 +259,12 @@ static inline void skiplist_hook_init(struct skiplist_hook *h)
 #define SLX_LIKELY(x) __builtin_expect(!!(x), 1)
 #define SLX_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define SLX_PREFETCH(p) __builtin_prefetch(p)
+/* In the unlikely arm of a branch on a leaf's room: the compilers would
+ * turn the branch into a select, which makes a full leaf's slot address
+ * wait for the load of its room (a scan ran 1.5x slower so;
+ * docs/lab-notes.md, "Small lists"). An empty volatile asm cannot be
+ * executed on both paths, so the branch stays, predicted. */
+#define SLX_KEEP_BRANCH(v) __asm__ volatile("" : "+r"(v))
 #define SLX_PRINTF(f, a) __attribute__((format(printf, f, a)))
 
 /* Big lists take their slabs from 2 MiB chunks advised as transparent huge
@@ -586,7 +592,9 @@ SLX_HOT size_t slx_ptrs_off(const struct slx_type *ty, const struct slx_leaf *x)
 {
     if (SLX_LIKELY(x->cap == ty->kpn))
         return ty->keys_bytes;
-    return slx_keys_bytes(ty, x->cap);
+    size_t off = slx_keys_bytes(ty, x->cap);
+    SLX_KEEP_BRANCH(off);
+    return off;
 }
 
 SLX_HOT void **slx_ptrs0(const struct slx_type *ty, const struct slx_leaf *x)
@@ -619,7 +627,9 @@ SLX_HOT unsigned char *slx_lasts(const struct slx_type *ty,
     if (SLX_LIKELY(x->cap == ty->kpn))
         return slx_keys0(ty, x) + ty->keys_bytes +
                (size_t)ty->kpn * sizeof(void *);
-    return (unsigned char *)(slx_ptrs0(ty, x) + x->cap);
+    unsigned char *small = (unsigned char *)(slx_ptrs0(ty, x) + x->cap);
+    SLX_KEEP_BRANCH(small);
+    return small;
 }
 
 /* Bytes of a leaf block with `level` links and room for cap slots. */
