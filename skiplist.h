@@ -934,6 +934,13 @@ SLX_COLD void slx_chunk_cache_unlock(void)
     __atomic_store_n(&slx_chunk_cache_.lock, 0, __ATOMIC_RELEASE);
 }
 
+/* The count changes under the lock but is read without it (a take skips
+ * the lock when the cache is empty): its stores are atomic too. */
+SLX_COLD void slx_chunk_cache_count(size_t n)
+{
+    __atomic_store_n(&slx_chunk_cache_.n, n, __ATOMIC_RELAXED);
+}
+
 /* A chunk for a pool: a cached one, or a new one advised as huge pages.
  * NULL when out of memory. */
 SLX_COLD unsigned char *slx_chunk_take(void)
@@ -945,7 +952,7 @@ SLX_COLD unsigned char *slx_chunk_take(void)
         c = slx_chunk_cache_.top;
         if (c) {
             slx_chunk_cache_.top = *(void **)c;
-            slx_chunk_cache_.n--;
+            slx_chunk_cache_count(slx_chunk_cache_.n - 1u);
         }
         slx_chunk_cache_unlock();
     }
@@ -966,7 +973,7 @@ SLX_COLD void slx_chunk_give(void *c)
         if (slx_chunk_cache_.n < (size_t)SKIPLIST_CHUNK_CACHE) {
             *(void **)c = slx_chunk_cache_.top;
             slx_chunk_cache_.top = c;
-            slx_chunk_cache_.n++;
+            slx_chunk_cache_count(slx_chunk_cache_.n + 1u);
             kept = 1;
         }
         slx_chunk_cache_unlock();
@@ -982,7 +989,7 @@ SLX_COLD size_t slx_chunk_cache_release(void)
     void *c = slx_chunk_cache_.top;
     size_t n = slx_chunk_cache_.n;
     slx_chunk_cache_.top = NULL;
-    slx_chunk_cache_.n = 0;
+    slx_chunk_cache_count(0);
     slx_chunk_cache_unlock();
     while (c) {
         void *nx = *(void **)c;
