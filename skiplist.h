@@ -743,10 +743,8 @@ SLX_HOT size_t *slx_icount(const struct slx_type *ty, const struct slx_inode *P,
 SLX_HOT uint64_t *slx_igaps(const struct slx_type *ty,
                             const struct slx_inode *P)
 {
-    unsigned char *after = slx_entry_key(ty, slx_ikeys(ty, P), P->cap);
-    if (slx_is_ranked(ty))
-        after += (size_t)P->cap * sizeof(size_t);
-    return (uint64_t *)(void *)after;
+    size_t *after = slx_icounts(ty, P); /* where the counts are, if any */
+    return (uint64_t *)(void *)(slx_is_ranked(ty) ? after + P->cap : after);
 }
 
 /* fit[k - 1] of every entry, one array per k: a hole search for one
@@ -898,12 +896,53 @@ SLX_HOT struct slx_leaf *slx_get_hook(const struct slx_type *ty,
 
 /* --- allocation ---------------------------------------------------- */
 
-/* Spin-wait hint to the processor (skiplist_rcu.h's locks use it too). */
+/* A spinlock for short critical sections: the chunk cache's here,
+ * skiplist_rcu.h's writers' (index nodes, pool shards, retire batches).
+ * Writers hold one for a few hundred nanoseconds (a write in place) to a
+ * few microseconds (a split that allocates); an uncontended pthread mutex
+ * lock and unlock cost several times this one's (docs/lab-notes.md). A
+ * test-and-test-and-set byte; after a short spin a waiter yields, so
+ * threads outnumbering cores still progress. Acquire and release are C11
+ * atomics, which ThreadSanitizer understands. (sched_yield is declared
+ * here as madvise is above: strict ISO C modes hide <sched.h>'s.) */
+#ifdef __cplusplus
+#include <sched.h>
+#else
+extern int sched_yield(void);
+#endif
+
+struct slx_spin {
+    unsigned char held; /* atomic */
+};
+
+#define SLX_SPINS 64
+
 static inline SLX_UNUSED void slx_cpu_relax(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();
 #endif
+}
+
+static inline SLX_UNUSED int slx_trylock(struct slx_spin *l)
+{
+    return !__atomic_load_n(&l->held, __ATOMIC_RELAXED) &&
+           !__atomic_exchange_n(&l->held, 1, __ATOMIC_ACQUIRE);
+}
+
+static inline SLX_UNUSED void slx_lock(struct slx_spin *l)
+{
+    for (unsigned spins = 0; !slx_trylock(l); spins++) {
+        if (spins < SLX_SPINS)
+            slx_cpu_relax();
+        else
+            sched_yield();
+    }
+}
+
+static inline SLX_UNUSED void slx_unlock(struct slx_spin *l)
+{
+    __atomic_store_n(&l->held, 0, __ATOMIC_RELEASE);
 }
 
 #if SLX_HUGEPAGES
@@ -917,22 +956,10 @@ static inline SLX_UNUSED void slx_cpu_relax(void)
 struct slx_chunk_cache {
     void *top;
     size_t n;
-    int lock;
+    struct slx_spin lock;
 };
 extern struct slx_chunk_cache slx_chunk_cache_;
 __attribute__((weak)) struct slx_chunk_cache slx_chunk_cache_;
-
-SLX_COLD void slx_chunk_cache_lock(void)
-{
-    while (__atomic_exchange_n(&slx_chunk_cache_.lock, 1, __ATOMIC_ACQUIRE))
-        while (__atomic_load_n(&slx_chunk_cache_.lock, __ATOMIC_RELAXED))
-            slx_cpu_relax();
-}
-
-SLX_COLD void slx_chunk_cache_unlock(void)
-{
-    __atomic_store_n(&slx_chunk_cache_.lock, 0, __ATOMIC_RELEASE);
-}
 
 /* The count changes under the lock but is read without it (a take skips
  * the lock when the cache is empty): its stores are atomic too. */
@@ -948,13 +975,13 @@ SLX_COLD unsigned char *slx_chunk_take(void)
     void *c = NULL;
     if (SKIPLIST_CHUNK_CACHE > 0 &&
         __atomic_load_n(&slx_chunk_cache_.n, __ATOMIC_RELAXED) > 0) {
-        slx_chunk_cache_lock();
+        slx_lock(&slx_chunk_cache_.lock);
         c = slx_chunk_cache_.top;
         if (c) {
             slx_chunk_cache_.top = *(void **)c;
             slx_chunk_cache_count(slx_chunk_cache_.n - 1u);
         }
-        slx_chunk_cache_unlock();
+        slx_unlock(&slx_chunk_cache_.lock);
     }
     if (!c) {
         c = aligned_alloc(SLX_CHUNK, SLX_CHUNK);
@@ -964,39 +991,45 @@ SLX_COLD unsigned char *slx_chunk_take(void)
     return (unsigned char *)c;
 }
 
-/* A pool lets chunk c go: into the cache while it has room, else free. */
-SLX_COLD void slx_chunk_give(void *c)
-{
-    int kept = 0;
-    if (SKIPLIST_CHUNK_CACHE > 0) {
-        slx_chunk_cache_lock();
-        if (slx_chunk_cache_.n < (size_t)SKIPLIST_CHUNK_CACHE) {
-            *(void **)c = slx_chunk_cache_.top;
-            slx_chunk_cache_.top = c;
-            slx_chunk_cache_count(slx_chunk_cache_.n + 1u);
-            kept = 1;
-        }
-        slx_chunk_cache_unlock();
-    }
-    if (!kept)
-        free(c);
-}
-
 /* skiplist_release_cache: frees every cached chunk; returns the bytes. */
 SLX_COLD size_t slx_chunk_cache_release(void)
 {
-    slx_chunk_cache_lock();
+    slx_lock(&slx_chunk_cache_.lock);
     void *c = slx_chunk_cache_.top;
     size_t n = slx_chunk_cache_.n;
     slx_chunk_cache_.top = NULL;
     slx_chunk_cache_count(0);
-    slx_chunk_cache_unlock();
+    slx_unlock(&slx_chunk_cache_.lock);
     while (c) {
         void *nx = *(void **)c;
         free(c);
         c = nx;
     }
     return n * SLX_CHUNK;
+}
+
+/* A pool lets chunk c go: into the cache while it has room, else free. */
+SLX_COLD void slx_chunk_give(void *c)
+{
+    int kept = 0;
+    if (SKIPLIST_CHUNK_CACHE > 0) {
+        slx_lock(&slx_chunk_cache_.lock);
+        if (slx_chunk_cache_.n < (size_t)SKIPLIST_CHUNK_CACHE) {
+            *(void **)c = slx_chunk_cache_.top;
+            slx_chunk_cache_.top = c;
+            slx_chunk_cache_count(slx_chunk_cache_.n + 1u);
+            kept = 1;
+        }
+        slx_unlock(&slx_chunk_cache_.lock);
+    }
+    if (!kept)
+        free(c);
+}
+#else
+/* No huge pages: chunks are plain malloc blocks (skiplist_rcu.h's pools). */
+SLX_COLD void slx_chunk_give(void *c)
+{
+    free(c);
 }
 #endif
 
@@ -1087,11 +1120,9 @@ SLX_COLD void slx_pool_release(struct slx_list *L)
     void *s = L->aux->pool.slabs;
     while (s) {
         void *nx = ((void **)s)[0];
-#if SLX_HUGEPAGES
         if (((uintptr_t *)s)[1] == SLX_SLAB_CHUNK)
             slx_chunk_give(s);
         else
-#endif
             free(s);
         s = nx;
     }
@@ -4658,7 +4689,7 @@ SLX_HOT int slx_build_fill(const struct slx_type *ty, struct slx_list *L,
     for (unsigned j = 0; j < cnt; j++) {
         /* Elements scattered in memory miss one by one: ask for the one
          * SLX_BUILD_AHEAD on while this one is read. */
-        if (j + SLX_BUILD_AHEAD < left && v[j + SLX_BUILD_AHEAD])
+        if (j + SLX_BUILD_AHEAD < left) /* a prefetch of NULL is harmless */
             SLX_PREFETCH(v[j + SLX_BUILD_AHEAD]);
         void *e = v[j];
         unsigned char *kj = k + (size_t)j * ks;

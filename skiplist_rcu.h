@@ -235,39 +235,8 @@ static inline SLX_UNUSED void skiplist_rcu_callback_enter(struct rcu_head *head)
 
 struct slr_list;
 
-/* The writers' lock (index nodes, pool shards, retire batches): a
- * test-and-test-and-set byte. Writers hold one for a few hundred
- * nanoseconds (a write in place) to a few microseconds (a split that
- * allocates); an uncontended pthread mutex lock and unlock cost several
- * times this one's (docs/lab-notes.md). After a short spin
- * a waiter yields, so writers outnumbering cores still progress. Acquire
- * and release are C11 atomics, which ThreadSanitizer understands. */
-struct slr_spin {
-    unsigned char held; /* atomic */
-};
-
-#define SLR_SPINS 64
-
-static inline SLX_UNUSED int slr_trylock(struct slr_spin *l)
-{
-    return !__atomic_load_n(&l->held, __ATOMIC_RELAXED) &&
-           !__atomic_exchange_n(&l->held, 1, __ATOMIC_ACQUIRE);
-}
-
-static inline SLX_UNUSED void slr_lock(struct slr_spin *l)
-{
-    for (unsigned spins = 0; !slr_trylock(l); spins++) {
-        if (spins < SLR_SPINS)
-            slx_cpu_relax();
-        else
-            sched_yield();
-    }
-}
-
-static inline SLX_UNUSED void slr_unlock(struct slr_spin *l)
-{
-    __atomic_store_n(&l->held, 0, __ATOMIC_RELEASE);
-}
+/* The writers' lock (index nodes, pool shards, retire batches) is
+ * skiplist.h's spinlock, struct slx_spin. */
 
 /* A leaf: a 64-byte header, then slots: keys[KPN], ptrs[KPN] and, for the
  * extent face, lasts[KPN] (inclusive ends).
@@ -346,7 +315,7 @@ struct slr_inode {
                          * a retired node is freed knowing only them) */
     uint32_t cap;
     uint32_t dead; /* atomic: replaced; set under lock */
-    struct slr_spin lock;
+    struct slx_spin lock;
 };
 
 /* The default allocator's pool for one block size (leaves, or index
@@ -368,7 +337,7 @@ struct slr_inode {
 #endif
 
 struct slr_shard {
-    struct slr_spin lock;
+    struct slx_spin lock;
     void *local;    /* free blocks, under lock */
     void *incoming; /* atomic: blocks freed since */
     unsigned char *carve;
@@ -385,7 +354,7 @@ struct slr_pool {
 /* Retired nodes of one shard and one kind (leaves, index nodes) waiting
  * to go to call_rcu together. */
 struct slr_batch {
-    struct slr_spin lock;
+    struct slx_spin lock;
     void *head, *tail; /* chained by retired_next, under lock */
     unsigned count;
 };
@@ -751,7 +720,7 @@ static SLX_UNUSED void *slr_pool_alloc(struct slr_pool *P)
     unsigned i = slr_my_shard();
     struct slr_shard *S = &P->shard[i];
     void *b;
-    slr_lock(&S->lock);
+    slx_lock(&S->lock);
     if (!S->local)
         S->local = __atomic_exchange_n(&S->incoming, NULL, __ATOMIC_ACQUIRE);
     if (S->local) {
@@ -766,7 +735,7 @@ static SLX_UNUSED void *slr_pool_alloc(struct slr_pool *P)
     } else {
         b = NULL;
     }
-    slr_unlock(&S->lock);
+    slx_unlock(&S->lock);
     return b;
 }
 
@@ -805,11 +774,7 @@ static SLX_UNUSED void slr_pool_release(struct slr_pool *P)
         while (c) {
             void *next;
             memcpy(&next, c, sizeof(void *));
-#if SLX_HUGEPAGES
             slx_chunk_give(c);
-#else
-            free(c);
-#endif
             c = next;
         }
     }
@@ -947,14 +912,14 @@ static SLX_UNUSED void slr_retire(struct slr_list *L, void *node)
     }
     struct slr_batch *B = &L->batch[slr_my_shard()][x->level ? 1 : 0];
     void *all = NULL;
-    slr_lock(&B->lock);
+    slx_lock(&B->lock);
     x->retired_next = B->head;
     if (!B->head)
         B->tail = x;
     B->head = x;
     if (++B->count >= SLR_BATCH)
         all = slr_batch_take(B);
-    slr_unlock(&B->lock);
+    slx_unlock(&B->lock);
     if (all)
         call_rcu(&((struct slr_leaf *)all)->rcu, slr_batch_rcu);
 #endif
@@ -966,9 +931,9 @@ static SLX_UNUSED void slr_retire_drain(struct slr_list *L)
     for (unsigned i = 0; i < SLR_SHARDS; i++)
         for (unsigned k = 0; k < 2; k++) {
             struct slr_batch *B = &L->batch[i][k];
-            slr_lock(&B->lock);
+            slx_lock(&B->lock);
             void *all = slr_batch_take(B);
-            slr_unlock(&B->lock);
+            slx_unlock(&B->lock);
             slr_free_chain(all);
         }
 }
@@ -1000,8 +965,8 @@ static SLX_UNUSED struct slr_inode *slr_new_inode(struct slr_list *L,
     P->cap = cap;
     P->level = level;
     P->list = L;
-    slr_unlock(&P->lock);
-    slr_lock(&P->lock); /* private: cannot wait */
+    slx_unlock(&P->lock);
+    slx_lock(&P->lock); /* private: cannot wait */
     return P;
 }
 
@@ -1366,9 +1331,9 @@ static SLX_UNUSED int slr_lock_live(struct slr_op *op, struct slr_inode *P)
 {
     if (slr_holds(op, P))
         return 1;
-    slr_lock(&P->lock);
+    slx_lock(&P->lock);
     if (SLR_LOAD_RLX(&P->dead)) {
-        slr_unlock(&P->lock);
+        slx_unlock(&P->lock);
         return 0;
     }
     op->held[op->nheld++] = P;
@@ -1404,7 +1369,7 @@ static SLX_UNUSED struct slr_inode *slr_lock_parent(struct slr_op *op,
 static SLX_UNUSED void slr_unlock_from(struct slr_op *op, unsigned keep)
 {
     while (op->nheld > keep)
-        slr_unlock(&op->held[--op->nheld]->lock);
+        slx_unlock(&op->held[--op->nheld]->lock);
 }
 
 static SLX_UNUSED unsigned slr_slot_of(const struct slx_type *ty,
@@ -2909,11 +2874,11 @@ static SLX_UNUSED int slr_init(const struct slx_type *ty, struct slr_list *L,
     struct slr_leaf *x = root ? slr_new_leaf(L) : NULL;
     if (!x) {
         if (root) {
-            slr_unlock(&root->lock);
+            slx_unlock(&root->lock);
             slr_free_inode_now(L, root);
         }
         if (top) {
-            slr_unlock(&top->lock);
+            slx_unlock(&top->lock);
             slr_free_inode_now(L, top);
         }
         if (L->pooled) {
@@ -2931,8 +2896,8 @@ static SLX_UNUSED int slr_init(const struct slx_type *ty, struct slr_list *L,
     top->n = root->n = 1;
     root->parent = top;
     x->parent = root;
-    slr_unlock(&root->lock);
-    slr_unlock(&top->lock);
+    slx_unlock(&root->lock);
+    slx_unlock(&top->lock);
     L->top = top;
     return 0;
 }
