@@ -33,13 +33,7 @@ static int compile(const char *file, const char *flags, char *out, size_t len)
              "%s %s%s%s -I'%s' -c '%s/tests/compile_fail/%s' -o /dev/null 2>&1",
              compiler(), flags, inc ? " -I" : "", inc ? inc : "",
              SKIPLIST_TEST_ROOT, SKIPLIST_TEST_ROOT, file);
-    FILE *p = popen(cmd, "r");
-    cr_assert_not_null(p, "popen(%s)", cmd);
-    size_t n = fread(out, 1, len - 1, p);
-    out[n] = 0;
-    int st = pclose(p);
-    cr_assert_neq(st, -1, "pclose");
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+    return run_cmd(cmd, out, len);
 }
 
 static size_t count_errors(const char *s)

@@ -35,23 +35,6 @@
 
 #include "test_build.h"
 
-/* Runs cmd through the shell; returns its exit status (128 + the signal
- * when one killed it) and its output. */
-static int run(const char *cmd, char *out, size_t len)
-{
-    FILE *p = popen(cmd, "r");
-    cr_assert_not_null(p, "popen(%s)", cmd);
-    size_t n = fread(out, 1, len - 1, p);
-    out[n] = 0;
-    while (fgetc(p) != EOF) /* the rest, so that the child can finish */
-        ;
-    int st = pclose(p);
-    cr_assert_neq(st, -1, "pclose");
-    if (WIFEXITED(st))
-        return WEXITSTATUS(st);
-    return 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
-}
-
 /* Builds the driver with the given -D flags (or none) in a new directory
  * under build/tests/, runs it, removes what it built; returns the
  * driver's exit status and output. */
@@ -71,12 +54,12 @@ static int build_and_run(const char *defs, char *out, size_t len)
              "'%s/tests/planted/driver.c' 2>&1",
              compiler(), inc ? "-I'" : "", inc ? inc : "", inc ? "'" : "",
              SKIPLIST_TEST_ROOT, defs, dir, SKIPLIST_TEST_ROOT);
-    int rc = run(cmd, out, len);
+    int rc = run_cmd(cmd, out, len);
     cr_assert_eq(rc, 0, "the driver (%s) does not build:\n%s\n%s",
                  *defs ? defs : "no plant", cmd, out);
 
     snprintf(cmd, sizeof(cmd), "'%s/driver' 2>&1", dir);
-    rc = run(cmd, out, len);
+    rc = run_cmd(cmd, out, len);
 
     snprintf(cmd, sizeof(cmd), "%s/driver", dir);
     unlink(cmd);

@@ -65,23 +65,6 @@
 #define ROUNDS_CONTROL 2
 #define ROUNDS_PLANT 6
 
-/* Runs cmd through the shell; returns its exit status (128 + the signal
- * when one killed it) and its output. */
-static int run(const char *cmd, char *out, size_t len)
-{
-    FILE *p = popen(cmd, "r");
-    cr_assert_not_null(p, "popen(%s)", cmd);
-    size_t n = fread(out, 1, len - 1, p);
-    out[n] = 0;
-    while (fgetc(p) != EOF) /* the rest, so that the child can finish */
-        ;
-    int st = pclose(p);
-    cr_assert_neq(st, -1, "pclose");
-    if (WIFEXITED(st))
-        return WEXITSTATUS(st);
-    return 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
-}
-
 /* Builds the driver (stress_main.c and stress.c) with the flags, runs it
  * for `rounds` under env, removes what it built; returns the exit status,
  * output in out. */
@@ -104,12 +87,12 @@ static int build_and_run(const char *flags, const char *env, int rounds,
              compiler(), inc ? "-I'" : "", inc ? inc : "", inc ? "'" : "",
              SKIPLIST_TEST_ROOT, flags, dir, SKIPLIST_TEST_ROOT,
              SKIPLIST_TEST_ROOT);
-    int rc = run(cmd, out, len);
+    int rc = run_cmd(cmd, out, len);
     cr_assert_eq(rc, 0, "the stress driver (%s) does not build:\n%s\n%s", flags,
                  cmd, out);
 
     snprintf(cmd, sizeof(cmd), "%s'%s/driver' %d 2>&1", env, dir, rounds);
-    rc = run(cmd, out, len);
+    rc = run_cmd(cmd, out, len);
 
     snprintf(cmd, sizeof(cmd), "%s/driver", dir);
     unlink(cmd);
