@@ -432,6 +432,9 @@ struct slx_aux {
     struct slx_inode *stash; /* index nodes reserved so that linking a new
                               * leaf cannot fail (slx_index_reserve) */
     struct slx_leaf *spare;  /* reserved leaf: requeue cannot fail midway */
+    size_t rpend; /* ranked: elements the last leaf gained (mod 2^64) that
+                   * the counts of its ancestors' entries do not hold yet
+                   * (slx_count_step, slx_count_flush) */
     struct skiplist_allocator alloc;
     int default_alloc;
     struct slx_pool pool;
@@ -457,6 +460,17 @@ struct slx_iter {
     uint64_t lim; /* overlap iteration: the range's last point; the _SAFE
                    * loop on the ordered index: the slot's rank among its
                    * equal keys (slx_iter_step) */
+};
+
+/* A ranked instance's writer descent (slx_descend_path): the count of
+ * every index entry it went through, root first, and the leaf it ended
+ * in. The insert or erase that follows in that leaf adds to these counts
+ * where they are, instead of climbing back up through the parents
+ * (docs/lab-notes.md, "Upkeep along the descent"). */
+struct slx_path {
+    const struct slx_leaf *leaf; /* NULL: nothing recorded */
+    unsigned n;
+    size_t *cnt[32]; /* index levels: at most max_level (32) */
 };
 
 /* What an instance is: sizes, configuration and key callbacks. One constant
@@ -1436,6 +1450,7 @@ SLX_COLD void slx_clear(const struct slx_type *ty, struct slx_list *L,
         memset(slx_gap(ty, h, 0), 0, sizeof(struct slx_runs));
     L->root = NULL;
     L->aux->nstash = 0;
+    L->aux->rpend = 0;
     L->count = 0;
     L->nleaves = 0;
     L->aux->top = 0;
@@ -1702,15 +1717,45 @@ SLX_HOT struct slx_leaf *slx_descend_end(const struct slx_type *ty,
     return x;
 }
 
+/* Where child remembers its entry in its parent (ranked instances). */
+SLX_HOT uint32_t *slx_pos_of(const void *child, unsigned clevel)
+{
+    return clevel == 0 ? &((struct slx_leaf *)(uintptr_t)child)->pos
+                       : &((struct slx_inode *)(uintptr_t)child)->pos;
+}
+
+/* A writer's descent goes from P into its entry j, child c: the path
+ * records the entry's count, whose line it starts loading for the write
+ * to come, and c's remembered position is made right, since the climbs
+ * that still happen (shifts, merges, a leaf other than the descent's)
+ * rely on it and this descent replaces the climb that refreshed it. */
+SLX_HOT void slx_path_step(const struct slx_type *ty, struct slx_path *path,
+                           const struct slx_inode *P, unsigned j, void *c)
+{
+    size_t *cnt = slx_icount(ty, P, j);
+    __builtin_prefetch(cnt, 1);
+    path->cnt[path->n++] = cnt;
+    uint32_t *pos = slx_pos_of(c, P->level - 1u);
+    if (*pos != j) /* (no store while it holds: the line stays clean) */
+        *pos = j;
+}
+
 /* Last leaf whose first key is < key (SLX_LT) or <= key (SLX_LE); the
  * head when there is none. One node per index level: a bisection of its
- * keys, then one load of the child pointer. */
-SLX_HOT struct slx_leaf *slx_descend(const struct slx_type *ty,
-                                     const struct slx_list *L, const void *key,
-                                     int mode)
+ * keys, then one load of the child pointer. A ranked instance's writers
+ * pass path: the descent records the counts it goes through there and
+ * starts loading their lines for the write to come. */
+SLX_HOT struct slx_leaf *slx_descend_path(const struct slx_type *ty,
+                                          const struct slx_list *L,
+                                          const void *key, int mode,
+                                          struct slx_path *path)
 {
     struct slx_leaf *h = L->head;
     const struct slx_inode *P = L->root;
+    if (path) {
+        path->leaf = NULL;
+        path->n = 0;
+    }
     if (!P) {
         if (slx_is_queue(ty) && L->nleaves == 1) { /* slx_sole_queue_leaf */
             struct slx_leaf *f = slx_next(ty, h, 0);
@@ -1723,6 +1768,8 @@ SLX_HOT struct slx_leaf *slx_descend(const struct slx_type *ty,
     for (;;) {
         unsigned j = slx_inode_search(ty, P, key, mode);
         void *c = slx_ichild(ty, P, j);
+        if (slx_is_ranked(ty) && path)
+            slx_path_step(ty, path, P, j, c);
         if (P->level == 1) {
             x = (struct slx_leaf *)c;
             slx_prefetch_leaf(ty, x);
@@ -1731,7 +1778,16 @@ SLX_HOT struct slx_leaf *slx_descend(const struct slx_type *ty,
         P = (const struct slx_inode *)c;
         slx_prefetch_inode(ty, P);
     }
+    if (path)
+        path->leaf = x;
     return slx_descend_end(ty, L, x, key, mode);
+}
+
+SLX_HOT struct slx_leaf *slx_descend(const struct slx_type *ty,
+                                     const struct slx_list *L, const void *key,
+                                     int mode)
+{
+    return slx_descend_path(ty, L, key, mode, NULL);
 }
 
 /* slx_bound from x, the leaf slx_descend gave for key. */
@@ -1760,11 +1816,20 @@ SLX_HOT struct slx_leaf *slx_bound_from(const struct slx_type *ty,
 
 /* Position of the first slot >= key (SLX_LT) or > key (SLX_LE): the leaf
  * and index, normalised so that idx < n, or leaf == head at the end. */
+SLX_HOT struct slx_leaf *slx_bound_path(const struct slx_type *ty,
+                                        const struct slx_list *L,
+                                        const void *key, int mode,
+                                        unsigned *idx, struct slx_path *path)
+{
+    struct slx_leaf *x = slx_descend_path(ty, L, key, mode, path);
+    return slx_bound_from(ty, L, x, key, mode, idx);
+}
+
 SLX_HOT struct slx_leaf *slx_bound(const struct slx_type *ty,
                                    const struct slx_list *L, const void *key,
                                    int mode, unsigned *idx)
 {
-    return slx_bound_from(ty, L, slx_descend(ty, L, key, mode), key, mode, idx);
+    return slx_bound_path(ty, L, key, mode, idx, NULL);
 }
 
 SLX_HOT void *slx_slot(const struct slx_type *ty, const struct slx_list *L,
@@ -1866,13 +1931,6 @@ SLX_HOT unsigned slx_ipos_keyed(const struct slx_type *ty,
     if (slx_ichild(ty, P, j) == child)
         return j;
     return slx_ipos(ty, P, child);
-}
-
-/* Where child remembers its entry in its parent (ranked instances). */
-SLX_HOT uint32_t *slx_pos_of(const void *child, unsigned clevel)
-{
-    return clevel == 0 ? &((struct slx_leaf *)(uintptr_t)child)->pos
-                       : &((struct slx_inode *)(uintptr_t)child)->pos;
 }
 
 /* child's entry in P, from the position it remembers when that is still
@@ -2332,6 +2390,50 @@ SLX_HOT void slx_count_add(const struct slx_type *ty, struct slx_leaf *x,
                            size_t delta)
 {
     slx_count_above(ty, x, 0, delta);
+}
+
+/* The last leaf's pending elements (slx_aux.rpend) carried into the
+ * counts above it. Every change of the index's shape or of which leaf is
+ * last starts here (slx_insert_at, slx_rebalance, slx_erase_range,
+ * slx_build): the upkeep below assumes every count exact but those on
+ * the last leaf's path. */
+SLX_COLD void slx_count_flush_slow(const struct slx_type *ty,
+                                   struct slx_list *L)
+{
+    struct slx_leaf *last = slx_prev(ty, L->head, 0);
+    slx_count_above(ty, last, 0, L->aux->rpend);
+    L->aux->rpend = 0;
+}
+
+SLX_HOT void slx_count_flush(const struct slx_type *ty, struct slx_list *L)
+{
+    if (slx_is_ranked(ty) && L->aux && L->aux->rpend)
+        slx_count_flush_slow(ty, L);
+}
+
+/* Leaf x gained delta elements (or lost them, as slx_count_above) in an
+ * insert or erase that left the index as it was. The last leaf's changes
+ * wait in rpend: appends and the removals at the end then touch no count,
+ * and every entry they would touch is its node's last (the last leaf's
+ * path), which rank and select read knowing that (slx_entry_count). Any
+ * other leaf's go through the counts its descent recorded when path leads
+ * to x, else by climbing. */
+SLX_HOT void slx_count_step(const struct slx_type *ty, struct slx_list *L,
+                            struct slx_leaf *x, const struct slx_path *path,
+                            size_t delta)
+{
+    if (!slx_is_ranked(ty) || !x->parent)
+        return;
+    if (x == slx_prev(ty, L->head, 0)) {
+        L->aux->rpend += delta;
+        return;
+    }
+    if (path && path->leaf == x) {
+        for (unsigned k = 0; k < path->n; k++)
+            *path->cnt[k] += delta;
+        return;
+    }
+    slx_count_add(ty, x, delta);
 }
 
 /* m slots moved from leaf a to leaf b (both linked, shape unchanged). */
@@ -3074,8 +3176,6 @@ SLX_HOT void slx_place(const struct slx_type *ty, struct slx_leaf *x,
     x->n = (uint16_t)(n + 1);
     if (i == 0)
         slx_min_changed(ty, x);
-    if (slx_is_ranked(ty) && x->parent)
-        slx_count_add(ty, x, 1);
 }
 
 /* x is full and (x, i) is where v goes: make room without allocating by
@@ -3246,6 +3346,7 @@ SLX_COLD int slx_insert_at(const struct slx_type *ty, struct slx_list *L,
                            struct slx_leaf *x, unsigned i,
                            const struct slx_slotval *v)
 {
+    slx_count_flush(ty, L);
     struct slx_leaf *h = L->head;
     if (x == h) {
         x = slx_next(ty, h, 0);
@@ -3279,6 +3380,7 @@ SLX_COLD int slx_insert_at(const struct slx_type *ty, struct slx_list *L,
         x = t;
     }
     slx_place(ty, x, i, v);
+    slx_count_step(ty, L, x, NULL, 1);
     if (slx_is_extent(ty)) {
         if (i > 0) {
             slx_gap_split(ty, L, x, i);
@@ -3296,7 +3398,8 @@ SLX_COLD int slx_insert_at(const struct slx_type *ty, struct slx_list *L,
  * shifts go out of line. */
 SLX_HOT int slx_insert_slot(const struct slx_type *ty, struct slx_list *L,
                             struct slx_leaf *x, unsigned i,
-                            const struct slx_slotval *v)
+                            const struct slx_slotval *v,
+                            const struct slx_path *path)
 {
     if (x == L->head) {
         struct slx_leaf *f = slx_next(ty, x, 0);
@@ -3307,6 +3410,7 @@ SLX_HOT int slx_insert_slot(const struct slx_type *ty, struct slx_list *L,
     }
     if (x != L->head && (x->n < x->cap || x->dead)) {
         slx_place(ty, x, i, v);
+        slx_count_step(ty, L, x, path, 1);
         slx_added(ty, L, v->elem);
         return 0;
     }
@@ -3327,8 +3431,12 @@ SLX_HOT int slx_insert_unique(const struct slx_type *ty, struct slx_list *L,
      * there without a descent; every insert reads that leaf's first key,
      * so it stays cached. */
     struct slx_leaf *x = slx_prev(ty, L->head, 0);
+    struct slx_path path;
+    path.leaf = NULL;
+    path.n = 0;
     if (x == L->head || x->n == 0 || !ty->less(slx_keys(ty, x), key))
-        x = slx_descend(ty, L, key, SLX_LT);
+        x = slx_descend_path(ty, L, key, SLX_LT,
+                             slx_is_ranked(ty) ? &path : NULL);
     unsigned i = x == L->head ? 0 : slx_leaf_search(ty, x, key, SLX_LT);
     /* The first slot >= key is (x, i) or, past x's slots (or x the head),
      * the next leaf's first, whose key x's level-0 link caches. An empty
@@ -3355,7 +3463,7 @@ SLX_HOT int slx_insert_unique(const struct slx_type *ty, struct slx_list *L,
         return -EEXIST;
     }
     struct slx_slotval v = {key, e, 0};
-    return slx_insert_slot(ty, L, x, i, &v);
+    return slx_insert_slot(ty, L, x, i, &v, &path);
 }
 
 /* Whether key goes into the last leaf (at or after its first key, after
@@ -3381,15 +3489,19 @@ SLX_HOT int slx_insert_multi(const struct slx_type *ty, struct slx_list *L,
     unsigned char key[SLX_KEY_MAX];
     ty->key_of(e, key);
     struct slx_leaf *x;
+    struct slx_path path;
+    path.leaf = NULL;
+    path.n = 0;
     if (L->nleaves == 1) /* a small list or queue: no levels to descend */
         x = slx_next(ty, L->head, 0);
     else if (slx_is_queue(ty) && slx_goes_last(ty, L, key))
         x = slx_prev(ty, L->head, 0);
     else
-        x = slx_descend(ty, L, key, SLX_LE);
+        x = slx_descend_path(ty, L, key, SLX_LE,
+                             slx_is_ranked(ty) ? &path : NULL);
     unsigned i = x == L->head ? 0 : slx_leaf_search(ty, x, key, SLX_LE);
     struct slx_slotval v = {key, e, 0};
-    return slx_insert_slot(ty, L, x, i, &v);
+    return slx_insert_slot(ty, L, x, i, &v, &path);
 }
 
 /* --- remove -------------------------------------------------------- */
@@ -3419,6 +3531,7 @@ SLX_COLD void slx_drop_leaf(const struct slx_type *ty, struct slx_list *L,
 SLX_COLD void slx_rebalance(const struct slx_type *ty, struct slx_list *L,
                             struct slx_leaf *x)
 {
+    slx_count_flush(ty, L);
     struct slx_leaf *h = L->head;
     /* merging moves slots between leaves: tombstones go first (the head
      * has none) */
@@ -3463,7 +3576,8 @@ SLX_COLD void slx_rebalance(const struct slx_type *ty, struct slx_list *L,
 
 /* Remove slot (x, i) without rebalancing; x may be left empty. */
 SLX_HOT void *slx_take_at(const struct slx_type *ty, struct slx_list *L,
-                          struct slx_leaf *x, unsigned i, int trim)
+                          struct slx_leaf *x, unsigned i, int trim,
+                          const struct slx_path *path)
 {
     size_t ks = ty->ks;
     unsigned n = x->n, off = slx_off(ty, x);
@@ -3508,8 +3622,7 @@ SLX_HOT void *slx_take_at(const struct slx_type *ty, struct slx_list *L,
         slx_trim(ty, x);
     if (i == 0 && x->n > 0)
         slx_min_changed(ty, x);
-    if (slx_is_ranked(ty) && x->parent)
-        slx_count_add(ty, x, (size_t)0 - 1u);
+    slx_count_step(ty, L, x, path, (size_t)0 - 1u);
     if (slx_is_extent(ty) && x->n > 0) {
         if (i > 0) {
             slx_gap_merge(ty, L, x, i);
@@ -3526,19 +3639,27 @@ SLX_HOT void *slx_take_at(const struct slx_type *ty, struct slx_list *L,
 SLX_HOT void *slx_take(const struct slx_type *ty, struct slx_list *L,
                        struct slx_leaf *x, unsigned i)
 {
-    return slx_take_at(ty, L, x, i, 1);
+    return slx_take_at(ty, L, x, i, 1, NULL);
 }
 
-SLX_HOT void *slx_remove_at(const struct slx_type *ty, struct slx_list *L,
-                            struct slx_leaf *x, unsigned i)
+/* Remove slot (x, i) and rebalance x; path: see slx_count_step. */
+SLX_HOT void *slx_remove_path(const struct slx_type *ty, struct slx_list *L,
+                              struct slx_leaf *x, unsigned i,
+                              const struct slx_path *path)
 {
-    void *e = slx_take(ty, L, x, i);
+    void *e = slx_take_at(ty, L, x, i, 1, path);
     /* A sole leaf has no neighbour to merge with and stays when empty
      * (extents excepted, see slx_rebalance). */
     if (L->nleaves > 1 ? (unsigned)(x->n - x->dead) <= ty->kpn / 4
                        : x->n == 0 && slx_is_extent(ty))
         slx_rebalance(ty, L, x);
     return e;
+}
+
+SLX_HOT void *slx_remove_at(const struct slx_type *ty, struct slx_list *L,
+                            struct slx_leaf *x, unsigned i)
+{
+    return slx_remove_path(ty, L, x, i, NULL);
 }
 
 /* slx_pop_first of a queue whose first leaf has tombstones. */
@@ -3567,7 +3688,7 @@ SLX_HOT void *slx_pop_first(const struct slx_type *ty, struct slx_list *L)
      * registers). The front leaf drains by pops, so merging its last few
      * slots with the next leaf would move elements about to leave; it
      * goes when empty (the sole leaf stays, see slx_rebalance). */
-    void *e = slx_take_at(ty, L, x, 0, 0);
+    void *e = slx_take_at(ty, L, x, 0, 0, NULL);
     if (SLX_UNLIKELY(x->n == 0)) {
         if (L->nleaves > 1)
             slx_rebalance(ty, L, x);
@@ -3590,10 +3711,12 @@ SLX_HOT void *slx_pop_last(const struct slx_type *ty, struct slx_list *L)
 }
 
 /* Where element e sits: (leaf, index) or NULL. Uses the hook when there
- * is one, else a search plus a scan over equal keys. */
-SLX_HOT struct slx_leaf *slx_locate(const struct slx_type *ty,
-                                    const struct slx_list *L, const void *e,
-                                    unsigned *idx)
+ * is one, else a search plus a scan over equal keys (the search records
+ * path: see slx_descend_path). */
+SLX_HOT struct slx_leaf *slx_locate_path(const struct slx_type *ty,
+                                         const struct slx_list *L,
+                                         const void *e, unsigned *idx,
+                                         struct slx_path *path)
 {
     if (slx_is_queue(ty)) {
         struct slx_leaf *x = slx_get_hook(ty, e);
@@ -3617,7 +3740,7 @@ SLX_HOT struct slx_leaf *slx_locate(const struct slx_type *ty,
     unsigned char key[SLX_KEY_MAX];
     ty->key_of(e, key);
     unsigned i;
-    struct slx_leaf *x = slx_bound(ty, L, key, SLX_LT, &i);
+    struct slx_leaf *x = slx_bound_path(ty, L, key, SLX_LT, &i, path);
     struct slx_leaf *found = NULL;
     while (x != L->head && ty->cmp(slx_key(ty, x, i), key) == 0) {
         if (slx_ptrs(ty, x)[i] == e) {
@@ -3633,15 +3756,30 @@ SLX_HOT struct slx_leaf *slx_locate(const struct slx_type *ty,
     return found;
 }
 
+SLX_HOT struct slx_leaf *slx_locate(const struct slx_type *ty,
+                                    const struct slx_list *L, const void *e,
+                                    unsigned *idx)
+{
+    return slx_locate_path(ty, L, e, idx, NULL);
+}
+
 /* e's slot as (*x, *i), or the code erase, remove and requeue answer:
  * -EINVAL for no element, -ENOENT when e is not in L. */
-SLX_HOT int slx_find_elem(const struct slx_type *ty, const struct slx_list *L,
-                          const void *e, struct slx_leaf **x, unsigned *i)
+SLX_HOT int slx_find_elem_path(const struct slx_type *ty,
+                               const struct slx_list *L, const void *e,
+                               struct slx_leaf **x, unsigned *i,
+                               struct slx_path *path)
 {
     if (!e)
         return -EINVAL;
-    *x = slx_locate(ty, L, e, i);
+    *x = slx_locate_path(ty, L, e, i, path);
     return *x ? 0 : -ENOENT;
+}
+
+SLX_HOT int slx_find_elem(const struct slx_type *ty, const struct slx_list *L,
+                          const void *e, struct slx_leaf **x, unsigned *i)
+{
+    return slx_find_elem_path(ty, L, e, x, i, NULL);
 }
 
 /* name_erase and name_remove, the general way: find e's slot (through
@@ -3650,10 +3788,12 @@ SLX_HOT int slx_erase(const struct slx_type *ty, struct slx_list *L, void *e)
 {
     struct slx_leaf *x;
     unsigned i;
-    int rc = slx_find_elem(ty, L, e, &x, &i);
+    struct slx_path path;
+    int rc =
+        slx_find_elem_path(ty, L, e, &x, &i, slx_is_ranked(ty) ? &path : NULL);
     if (rc)
         return rc;
-    slx_remove_at(ty, L, x, i);
+    slx_remove_path(ty, L, x, i, slx_is_ranked(ty) ? &path : NULL);
     return 0;
 }
 
@@ -3662,10 +3802,12 @@ SLX_HOT int slx_erase_key(const struct slx_type *ty, struct slx_list *L,
                           const void *key, void **out)
 {
     unsigned i;
-    struct slx_leaf *x = slx_bound(ty, L, key, SLX_LT, &i);
+    struct slx_path path;
+    struct slx_path *pp = slx_is_ranked(ty) ? &path : NULL;
+    struct slx_leaf *x = slx_bound_path(ty, L, key, SLX_LT, &i, pp);
     if (x == L->head || ty->cmp(slx_key(ty, x, i), key) != 0)
         return -ENOENT;
-    void *e = slx_remove_at(ty, L, x, i);
+    void *e = slx_remove_path(ty, L, x, i, pp);
     if (out)
         *out = e;
     return 0;
@@ -3779,7 +3921,7 @@ SLX_HOT int slx_remove_small(const struct slx_type *ty, struct slx_list *L,
     unsigned i = slx_find_ptr(slx_ptrs(ty, x), x->n, e);
     if (i == x->n)
         return 0;
-    slx_take_at(ty, L, x, i, 0);
+    slx_take_at(ty, L, x, i, 0, NULL);
     return 1;
 }
 
@@ -4435,6 +4577,14 @@ SLX_COLD int slx_ext_insert_hole(const struct slx_type *ty, struct slx_list *L,
 
 /* --- order statistics (ranked instances) --------------------------- */
 
+/* Elements of the last leaf its ancestors' counts do not hold yet: the
+ * count of every entry on the last leaf's path (each node's last entry
+ * down from the root) is short by this much (slx_count_step). */
+SLX_HOT size_t slx_rpend(const struct slx_type *ty, const struct slx_list *L)
+{
+    return slx_is_ranked(ty) && L->aux ? L->aux->rpend : 0;
+}
+
 /* Counts of a node whose own count is tot: the sum of those before entry
  * j, added from whichever end is nearer (at most half the entries). */
 SLX_HOT size_t slx_isum_before(const struct slx_type *ty,
@@ -4472,7 +4622,10 @@ SLX_HOT size_t slx_rank_key(const struct slx_type *ty, const struct slx_list *L,
     const struct slx_inode *P = L->root;
     if (!P)
         return slx_rank_walk(ty, L, key, mode);
-    size_t r = 0, tot = L->count;
+    /* tot: what P's counts add up to, short of the true count by rpend
+     * on the last leaf's path, as P's own last entry is: the sums from
+     * the right take the difference, and the shortfall cancels. */
+    size_t r = 0, tot = L->count - slx_rpend(ty, L);
     for (;;) {
         unsigned j = slx_inode_search(ty, P, key, mode);
         r += slx_isum_before(ty, P, j, tot);
@@ -4502,19 +4655,25 @@ SLX_HOT struct slx_leaf *slx_at_pos(const struct slx_type *ty,
         *idx = (unsigned)i;
         return x;
     }
-    size_t tot = L->count;
+    /* tot: the elements below P; pend: what its last entry's count lacks
+     * (rpend on the last leaf's path, 0 off it) */
+    size_t tot = L->count, pend = slx_rpend(ty, L);
     for (;;) {
-        unsigned j;
-        if (i < tot / 2u) {
-            for (j = 0; i >= *slx_icount(ty, P, j); j++)
+        unsigned j, last = P->n - 1u;
+        if (i < tot / 2u) { /* past the others, i is in the last entry */
+            for (j = 0; j < last && i >= *slx_icount(ty, P, j); j++)
                 i -= *slx_icount(ty, P, j);
         } else { /* from the right: rest elements from i to the end */
-            size_t rest = tot - i;
-            for (j = P->n - 1u; rest > *slx_icount(ty, P, j); j--)
-                rest -= *slx_icount(ty, P, j);
-            i = *slx_icount(ty, P, j) - rest;
+            size_t rest = tot - i, c = *slx_icount(ty, P, last) + pend;
+            for (j = last; rest > c; c = *slx_icount(ty, P, --j))
+                rest -= c;
+            i = c - rest;
         }
         tot = *slx_icount(ty, P, j);
+        if (j == last)
+            tot += pend;
+        else
+            pend = 0;
         void *ch = slx_ichild(ty, P, j);
         if (P->level == 1) {
             *idx = (unsigned)i;
@@ -4870,6 +5029,7 @@ SLX_COLD size_t slx_erase_range(const struct slx_type *ty, struct slx_list *L,
 {
     if (L->count == 0 || ty->less(hi, lo))
         return 0;
+    slx_count_flush(ty, L);
     unsigned i;
     struct slx_leaf *x;
     if (slx_is_extent(ty)) {
@@ -5089,12 +5249,15 @@ SLX_COLD int slx_check_node(const struct slx_type *ty, const struct slx_list *L,
                             "index level %zu node %zu entry %zu: separator "
                             "key stale",
                             (size_t)P->level, c->nodes, (size_t)j);
-        if (slx_is_ranked(ty) && *slx_icount(ty, P, j) != below)
+        /* the subtree just checked ends with the last leaf: its count
+         * waits for the last leaf's pending elements (slx_count_step) */
+        size_t held = below - (c->want == L->head ? slx_rpend(ty, L) : 0);
+        if (slx_is_ranked(ty) && *slx_icount(ty, P, j) != held)
             return slx_fail(why, len,
                             "index level %zu node %zu entry %zu: count %zu, "
                             "but %zu elements below it",
                             (size_t)P->level, c->nodes, (size_t)j,
-                            *slx_icount(ty, P, j), below);
+                            *slx_icount(ty, P, j), held);
         *cnt += below;
         if (slx_is_extent(ty)) {
             struct slx_runs g;
@@ -5130,6 +5293,9 @@ SLX_COLD int slx_check_index(const struct slx_type *ty,
         if (L->aux->top != 0)
             return slx_fail(why, len, "top %zu without an index",
                             (size_t)L->aux->top);
+        if (L->aux->rpend != 0)
+            return slx_fail(why, len, "%zu elements pending without an index",
+                            L->aux->rpend);
         for (struct slx_leaf *x = slx_next(ty, L->head, 0); x != L->head;
              x = slx_next(ty, x, 0))
             if (x->parent)
