@@ -2440,8 +2440,25 @@ SLX_HOT void slx_count_step(const struct slx_type *ty, struct slx_list *L,
 SLX_COLD void slx_count_move(const struct slx_type *ty, struct slx_leaf *a,
                              struct slx_leaf *b, unsigned m)
 {
-    slx_count_add(ty, a, (size_t)0 - m);
-    slx_count_add(ty, b, m);
+    /* The two paths up, a level at a time (leaves are all on one level),
+     * to the node they share: above it the total is unchanged. Neighbours
+     * mostly share their parent, so this is one node, not two climbs. */
+    void *ca = a, *cb = b;
+    unsigned clevel = 0;
+    struct slx_inode *Pa = a->parent, *Pb = b->parent;
+    while (Pa && Pa != Pb) {
+        *slx_icount(ty, Pa, slx_ipos_hint(ty, Pa, ca, clevel)) -= m;
+        *slx_icount(ty, Pb, slx_ipos_hint(ty, Pb, cb, clevel)) += m;
+        ca = Pa;
+        cb = Pb;
+        clevel = Pa->level;
+        Pa = Pa->parent;
+        Pb = Pb->parent;
+    }
+    if (Pa) {
+        *slx_icount(ty, Pa, slx_ipos_hint(ty, Pa, ca, clevel)) -= m;
+        *slx_icount(ty, Pa, slx_ipos_hint(ty, Pa, cb, clevel)) += m;
+    }
 }
 
 /* After a structural change: every node it touched recounts its entry
@@ -2453,16 +2470,22 @@ SLX_COLD void slx_count_dirty(const struct slx_type *ty,
         slx_count_up_full(ty, d->node[i], d->node[i]->level);
 }
 
-/* Leaf y, split from x, was just linked (x's entries already gave up y's
- * slots). Mostly y's entry went into x's node, which kept its shape
- * otherwise: y's slots join the entries above that node only. When nodes
- * split or started, everything they touched is recounted. */
+/* Leaf y was just linked after x; x's counts still hold moved of y's
+ * slots (a split's: all of them; a built leaf's: none). Mostly y's entry
+ * went into x's node, which kept its shape otherwise: x's entry gives up
+ * the moved slots, and only y's new ones reach the entries above (y's
+ * entry counted all of its slots when it went in). When nodes split or
+ * started, every entry on x's and y's paths and everything the change
+ * touched is recounted from below. */
 SLX_COLD void slx_count_linked(const struct slx_type *ty, struct slx_leaf *x,
-                               struct slx_leaf *y, const struct slx_dirty *d)
+                               struct slx_leaf *y, const struct slx_dirty *d,
+                               size_t moved)
 {
     struct slx_inode *P = y->parent;
-    if (d->n == 1 && d->node[0] == P) {
-        slx_count_above(ty, P, P->level, y->n);
+    if (d->n == 1 && d->node[0] == P && x->parent == P) {
+        *slx_icount(ty, P, slx_ipos_hint(ty, P, x, 0)) -= moved;
+        if (y->n != moved)
+            slx_count_above(ty, P, P->level, y->n - moved);
         return;
     }
     slx_count_up_full(ty, x, 0);
@@ -3273,15 +3296,16 @@ SLX_COLD struct slx_leaf *slx_split(const struct slx_type *ty,
     slx_move_slots(ty, y, 0, x, keep, kpn - keep);
     y->n = (uint16_t)(kpn - keep);
     x->n = (uint16_t)keep;
-    if (slx_is_ranked(ty)) /* the moved slots leave x's entries */
-        slx_count_add(ty, x, (size_t)0 - y->n);
     if (y->n == 0) /* y will start with v: link caches need its key */
         memcpy(slx_key(ty, y, 0), v->key, ty->ks);
+    /* what x's entries count of y's slots: all, but none when x had no
+     * entry yet (the link then starts the index, counting anew) */
+    size_t moved = x->parent ? y->n : 0;
     struct slx_dirty d;
     d.n = 0;
     slx_link_leaf(ty, L, x, y, slx_random_level(ty, L), &d);
     if (slx_is_ranked(ty))
-        slx_count_linked(ty, x, y, &d);
+        slx_count_linked(ty, x, y, &d, moved);
     if (slx_is_extent(ty)) {
         slx_gap_fix(ty, L, x);
         slx_gap_fix(ty, L, y);
@@ -4888,7 +4912,7 @@ SLX_COLD int slx_build_link(const struct slx_type *ty, struct slx_list *L,
     unsigned h = x == L->head ? 1u : slx_random_level(ty, L);
     slx_link_leaf(ty, L, x, y, h, &d);
     if (slx_is_ranked(ty) && y->parent)
-        slx_count_linked(ty, x, y, &d);
+        slx_count_linked(ty, x, y, &d, 0);
     if (slx_is_extent(ty)) {
         slx_gap_fix(ty, L, x);
         slx_gap_fix(ty, L, y);
