@@ -100,9 +100,11 @@
  *                        extent: slx_ext_count_range
  *   name_at, _iter_at    slx_at / slx_iter_at -> slx_at_pos
  *   name_rank_of         slx_rank_of -> slx_find_elem, slx_leaf_base
- *   count upkeep         slx_place, slx_take_at -> slx_count_add; shifts
- *                        and merges -> slx_count_move; splits and drops
- *                        -> slx_count_up_full, slx_count_dirty
+ *   count upkeep         insert / erase: slx_descend_path records the
+ *                        counts, slx_count_step adds to them (the last
+ *                        leaf: aux->rpend, slx_count_flush); shifts and
+ *                        merges -> slx_count_move; splits -> slx_count_linked;
+ *                        drops -> slx_count_up_full, slx_count_dirty
  *   name_check           slx_check -> slx_check_index -> slx_check_node
  *   name_init / _clear / _destroy   slx_init / slx_clear / slx_destroy
  */
