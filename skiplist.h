@@ -2396,9 +2396,9 @@ SLX_HOT void slx_count_add(const struct slx_type *ty, struct slx_leaf *x,
 
 /* The last leaf's pending elements (slx_aux.rpend) carried into the
  * counts above it. Every change of the index's shape or of which leaf is
- * last starts here (slx_insert_at, slx_rebalance, slx_erase_range,
- * slx_build): the upkeep below assumes every count exact but those on
- * the last leaf's path. */
+ * last starts here (slx_insert_at, slx_rebalance, slx_erase_range; a
+ * build starts from an empty list, and clear zeroes rpend): the upkeep
+ * those changes do assumes every count exact. */
 SLX_COLD void slx_count_flush_slow(const struct slx_type *ty,
                                    struct slx_list *L)
 {
@@ -2417,7 +2417,7 @@ SLX_HOT void slx_count_flush(const struct slx_type *ty, struct slx_list *L)
  * insert or erase that left the index as it was. The last leaf's changes
  * wait in rpend: appends and the removals at the end then touch no count,
  * and every entry they would touch is its node's last (the last leaf's
- * path), which rank and select read knowing that (slx_entry_count). Any
+ * path), which rank, select and check read knowing that (slx_rpend). Any
  * other leaf's go through the counts its descent recorded when path leads
  * to x, else by climbing. */
 SLX_HOT void slx_count_step(const struct slx_type *ty, struct slx_list *L,
@@ -2472,7 +2472,7 @@ SLX_COLD void slx_count_dirty(const struct slx_type *ty,
         slx_count_up_full(ty, d->node[i], d->node[i]->level);
 }
 
-/* Leaf y was just linked after x; x's counts still hold moved of y's
+/* Leaf y was just linked after x; x's entries still count `moved` of y's
  * slots (a split's: all of them; a built leaf's: none). Mostly y's entry
  * went into x's node, which kept its shape otherwise: x's entry gives up
  * the moved slots, and only y's new ones reach the entries above (y's
