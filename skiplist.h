@@ -3457,12 +3457,11 @@ SLX_HOT int slx_insert_unique(const struct slx_type *ty, struct slx_list *L,
      * there without a descent; every insert reads that leaf's first key,
      * so it stays cached. */
     struct slx_leaf *x = slx_prev(ty, L->head, 0);
-    struct slx_path path;
-    path.leaf = NULL;
-    path.n = 0;
-    if (x == L->head || x->n == 0 || !ty->less(slx_keys(ty, x), key))
-        x = slx_descend_path(ty, L, key, SLX_LT,
-                             slx_is_ranked(ty) ? &path : NULL);
+    struct slx_path path, *pp = NULL; /* (appends: the last leaf, rpend) */
+    if (x == L->head || x->n == 0 || !ty->less(slx_keys(ty, x), key)) {
+        pp = slx_is_ranked(ty) ? &path : NULL;
+        x = slx_descend_path(ty, L, key, SLX_LT, pp);
+    }
     unsigned i = x == L->head ? 0 : slx_leaf_search(ty, x, key, SLX_LT);
     /* The first slot >= key is (x, i) or, past x's slots (or x the head),
      * the next leaf's first, whose key x's level-0 link caches. An empty
@@ -3489,7 +3488,7 @@ SLX_HOT int slx_insert_unique(const struct slx_type *ty, struct slx_list *L,
         return -EEXIST;
     }
     struct slx_slotval v = {key, e, 0};
-    return slx_insert_slot(ty, L, x, i, &v, &path);
+    return slx_insert_slot(ty, L, x, i, &v, pp);
 }
 
 /* Whether key goes into the last leaf (at or after its first key, after
@@ -3515,19 +3514,18 @@ SLX_HOT int slx_insert_multi(const struct slx_type *ty, struct slx_list *L,
     unsigned char key[SLX_KEY_MAX];
     ty->key_of(e, key);
     struct slx_leaf *x;
-    struct slx_path path;
-    path.leaf = NULL;
-    path.n = 0;
-    if (L->nleaves == 1) /* a small list or queue: no levels to descend */
+    struct slx_path path, *pp = NULL;
+    if (L->nleaves == 1) { /* a small list or queue: no levels to descend */
         x = slx_next(ty, L->head, 0);
-    else if (slx_is_queue(ty) && slx_goes_last(ty, L, key))
+    } else if (slx_is_queue(ty) && slx_goes_last(ty, L, key)) {
         x = slx_prev(ty, L->head, 0);
-    else
-        x = slx_descend_path(ty, L, key, SLX_LE,
-                             slx_is_ranked(ty) ? &path : NULL);
+    } else {
+        pp = slx_is_ranked(ty) ? &path : NULL;
+        x = slx_descend_path(ty, L, key, SLX_LE, pp);
+    }
     unsigned i = x == L->head ? 0 : slx_leaf_search(ty, x, key, SLX_LE);
     struct slx_slotval v = {key, e, 0};
-    return slx_insert_slot(ty, L, x, i, &v, &path);
+    return slx_insert_slot(ty, L, x, i, &v, pp);
 }
 
 /* --- remove -------------------------------------------------------- */
