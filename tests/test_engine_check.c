@@ -57,6 +57,25 @@ static void cc_undo(struct cc_break *b)
         memcpy(b->p[i].at, b->p[i].old, b->p[i].size);
 }
 
+/* A list's name_check, whatever its instance. */
+typedef int (*cc_check_fn)(const void *list, char *why, size_t len);
+
+/* Case name: the break b makes check(list) fail with -EINVAL and a
+ * message holding want; undone, the list checks clean again. */
+static void cc_expect_diagnosis(const char *name, struct cc_break *b,
+                                const char *want, cc_check_fn check,
+                                const void *list)
+{
+    char why[256] = "";
+    cc_apply(b);
+    int rc = check(list, why, sizeof why);
+    cc_undo(b);
+    cr_expect_eq(rc, -EINVAL, "%s: check returned %d", name, rc);
+    cr_expect(strstr(why, want) != NULL, "%s: \"%s\", want \"%s\"", name, why,
+              want);
+    cr_assert_eq(check(list, why, sizeof why), 0, "%s undone: %s", name, why);
+}
+
 /* The list's u64 key at slot i of leaf x, as a writable lvalue. */
 static uint64_t *cc_key(const struct slx_type *ty, struct slx_leaf *x,
                         unsigned i)
@@ -115,6 +134,22 @@ SKIPLIST_DEFINE(ccm, struct cc_item, uint64_t, CC_KEY, SKIPLIST_CMP_NUM, 4, 6,
 #define CCM_TY SLX_TY(ccm)
 
 enum { CC_N = 600 };
+
+/* Instance P's list at lp, initialised and given keys 0, 10, .. in a fixed
+ * shuffle (7919 is prime to CC_N): leaves of 2-4 under a deep index. */
+#define CC_FILL(P, lp, v, keys)                                \
+    do {                                                       \
+        cr_assert_eq(P##_init((lp), NULL, 12345), 0);          \
+        for (unsigned i_ = 0; i_ < (keys); i_++) {             \
+            (v)[i_].key = 10u * ((i_ * 7919u) % (keys));       \
+            cr_assert_eq(P##_insert((lp), &(v)[i_], NULL), 0); \
+        }                                                      \
+    } while (0)
+
+static int cc_check_map(const void *list, char *why, size_t len)
+{
+    return ccm_check((const struct ccm *)list, why, len);
+}
 
 struct cc_map_case {
     const char *name;
@@ -253,6 +288,19 @@ static void m_root_one_leaf(struct ccm *m, struct cc_break *b)
 {
     CC_SET(b, m->sl.root, (struct slx_inode *)(void *)m);
 }
+/* A list never written to (no aux block) that claims elements, or a head
+ * of its own (check reads its level, count and parent, then compares it
+ * with the instance's shared empty head). */
+static void m_unwritten_count(struct ccm *m, struct cc_break *b)
+{
+    CC_SET(b, m->sl.count, (size_t)1);
+}
+static void m_unwritten_head(struct ccm *m, struct cc_break *b)
+{
+    static struct slx_leaf own; /* a head's fields: level 1, empty */
+    own.level = 1;
+    CC_SET(b, m->sl.head, &own);
+}
 
 static const struct cc_map_case cc_map_cases[] = {
     {"head level", CC_N, "head level 2", m_head_level},
@@ -285,6 +333,9 @@ static const struct cc_map_case cc_map_cases[] = {
     {"parent, no index", 3, "leaf has a parent but no index",
      m_parent_no_index},
     {"root, one leaf", 3, "index present with 1 leaves", m_root_one_leaf},
+    {"unwritten, count", 0, "no aux block, but 1 elements", m_unwritten_count},
+    {"unwritten, head", 0, "no aux block, but a head of its own",
+     m_unwritten_head},
 };
 
 Test(cov_check, map_every_diagnosis)
@@ -294,27 +345,83 @@ Test(cov_check, map_every_diagnosis)
         const struct cc_map_case *k = &cc_map_cases[c];
         struct ccm m;
         char why[256] = "";
-        cr_assert_eq(ccm_init(&m, NULL, 12345), 0);
-        for (unsigned i = 0; i < k->keys; i++) {
-            /* a fixed shuffle (7919 is prime to CC_N): leaves of 2-4 */
-            v[i].key = 10u * ((i * 7919u) % k->keys);
-            cr_assert_eq(ccm_insert(&m, &v[i], NULL), 0);
-        }
+        CC_FILL(ccm, &m, v, k->keys);
         cr_assert_eq(ccm_check(&m, why, sizeof why), 0, "%s: %s", k->name, why);
         if (k->keys == CC_N)
             cr_assert_geq(m.sl.aux->top, 2u, "%s: the index is too shallow",
                           k->name);
         struct cc_break b = {.n = 0};
         k->brk(&m, &b);
-        cc_apply(&b);
-        int rc = ccm_check(&m, why, sizeof why);
-        cc_undo(&b);
-        cr_expect_eq(rc, -EINVAL, "%s: check returned %d", k->name, rc);
-        cr_expect(strstr(why, k->want) != NULL, "%s: \"%s\", want \"%s\"",
-                  k->name, why, k->want);
-        cr_assert_eq(ccm_check(&m, why, sizeof why), 0, "%s undone: %s",
-                     k->name, why);
+        cc_expect_diagnosis(k->name, &b, k->want, cc_check_map, &m);
         ccm_destroy(&m, NULL, NULL);
+    }
+}
+
+/* ------------------------------------------------------- ranked counts */
+
+/* The same shape with order statistics: every index entry counts the
+ * elements below it, and the last leaf's own changes wait in rpend. */
+SKIPLIST_RANKED_DEFINE(ccr, struct cc_item, uint64_t, CC_KEY, SKIPLIST_CMP_NUM,
+                       4, 6, 1)
+#define CCR_TY SLX_TY(ccr)
+
+static int cc_check_ranked(const void *list, char *why, size_t len)
+{
+    return ccr_check((const struct ccr *)list, why, len);
+}
+
+struct cc_rank_case {
+    const char *name;
+    unsigned keys; /* CC_N (then one append), or a few: one leaf */
+    const char *want;
+    void (*brk)(struct ccr *r, struct cc_break *b);
+};
+
+/* An entry off the last leaf's path counts one element too many. */
+static void r_entry_count(struct ccr *r, struct cc_break *b)
+{
+    struct slx_inode *P = cc_level1(CCR_TY, &r->sl);
+    size_t *c = slx_icount(CCR_TY, P, 0);
+    CC_SET(b, *c, *c + 1);
+}
+/* One element more pending than the last leaf's path lacks. */
+static void r_pending(struct ccr *r, struct cc_break *b)
+{
+    CC_SET(b, r->sl.aux->rpend, r->sl.aux->rpend + 1);
+}
+static void r_pending_no_index(struct ccr *r, struct cc_break *b)
+{
+    CC_SET(b, r->sl.aux->rpend, (size_t)1);
+}
+
+static const struct cc_rank_case cc_rank_cases[] = {
+    {"entry count", CC_N, "entry 0: count", r_entry_count},
+    {"pending", CC_N, "elements below it", r_pending},
+    {"pending, no index", 3, "1 elements pending without an index",
+     r_pending_no_index},
+};
+
+Test(cov_check, ranked_every_diagnosis)
+{
+    static struct cc_item v[CC_N + 1];
+    for (size_t c = 0; c < sizeof cc_rank_cases / sizeof cc_rank_cases[0];
+         c++) {
+        const struct cc_rank_case *k = &cc_rank_cases[c];
+        struct ccr r;
+        char why[256] = "";
+        CC_FILL(ccr, &r, v, k->keys);
+        if (k->keys == CC_N) {
+            /* an append: the last leaf's element waits in rpend, and a
+             * clean check must accept that */
+            v[CC_N].key = 10u * CC_N;
+            cr_assert_eq(ccr_insert(&r, &v[CC_N], NULL), 0);
+            cr_assert_gt(r.sl.aux->rpend, 0u, "%s: nothing pending", k->name);
+        }
+        cr_assert_eq(ccr_check(&r, why, sizeof why), 0, "%s: %s", k->name, why);
+        struct cc_break b = {.n = 0};
+        k->brk(&r, &b);
+        cc_expect_diagnosis(k->name, &b, k->want, cc_check_ranked, &r);
+        ccr_destroy(&r, NULL, NULL);
     }
 }
 
