@@ -3813,11 +3813,11 @@ SLX_HOT int slx_erase(const struct slx_type *ty, struct slx_list *L, void *e)
     struct slx_leaf *x;
     unsigned i;
     struct slx_path path;
-    int rc =
-        slx_find_elem_path(ty, L, e, &x, &i, slx_is_ranked(ty) ? &path : NULL);
+    struct slx_path *pp = slx_is_ranked(ty) ? &path : NULL;
+    int rc = slx_find_elem_path(ty, L, e, &x, &i, pp);
     if (rc)
         return rc;
-    slx_remove_path(ty, L, x, i, slx_is_ranked(ty) ? &path : NULL);
+    slx_remove_path(ty, L, x, i, pp);
     return 0;
 }
 
