@@ -102,7 +102,7 @@
  *   name_rank_of         slx_rank_of -> slx_find_elem, slx_leaf_base
  *   count upkeep         insert / erase: slx_descend_path records the
  *                        counts, slx_count_step adds to them (the last
- *                        leaf: aux->rpend, slx_count_flush); shifts and
+ *                        leaf: its waits flag, slx_count_flush); shifts and
  *                        merges -> slx_count_move; splits -> slx_count_linked;
  *                        drops -> slx_count_up_full, slx_count_dirty
  *   name_check           slx_check -> slx_check_index -> slx_check_node
@@ -358,7 +358,9 @@ extern int madvise(void *addr, size_t len, int advice);
 struct slx_leaf {
     uint16_t n;     /* slots in use */
     uint8_t level;  /* number of links: 1 (0 never: see slx_check) */
-    uint8_t unused; /* padding, zero */
+    uint8_t waits;  /* a ranked instance's last leaf: 1 while its own
+                     * changes wait outside the counts above it
+                     * (slx_count_step, slx_rpend); 0 otherwise */
     uint16_t off;   /* priority queue: first slot in use (see slx_off) */
     uint16_t dead;  /* priority queue: tombstones in the window (slx_take) */
     uint64_t tombs; /* queue, SLX_BITMAP_LEAF: bit s set for a tombstone at
@@ -434,9 +436,8 @@ struct slx_aux {
     struct slx_inode *stash; /* index nodes reserved so that linking a new
                               * leaf cannot fail (slx_index_reserve) */
     struct slx_leaf *spare;  /* reserved leaf: requeue cannot fail midway */
-    size_t rpend; /* ranked: elements the last leaf gained (mod 2^64) that
-                   * the counts of its ancestors' entries do not hold yet
-                   * (slx_count_step, slx_count_flush) */
+    size_t rknown; /* ranked: the waiting last leaf's slots as the counts
+                    * above it hold them (slx_leaf.waits, slx_rpend) */
     struct skiplist_allocator alloc;
     int default_alloc;
     struct slx_pool pool;
@@ -1158,7 +1159,7 @@ SLX_HOT struct slx_leaf *slx_leaf_fresh(const struct slx_type *ty, void *b,
     struct slx_leaf *x = slx_leaf_in(ty, b, 1);
     x->n = 0;
     x->level = 1;
-    x->unused = 0;
+    x->waits = 0;
     x->off = 0;
     x->dead = 0;
     x->tombs = 0;
@@ -1452,7 +1453,6 @@ SLX_COLD void slx_clear(const struct slx_type *ty, struct slx_list *L,
         memset(slx_gap(ty, h, 0), 0, sizeof(struct slx_runs));
     L->root = NULL;
     L->aux->nstash = 0;
-    L->aux->rpend = 0;
     L->count = 0;
     L->nleaves = 0;
     L->aux->top = 0;
@@ -2394,48 +2394,74 @@ SLX_HOT void slx_count_add(const struct slx_type *ty, struct slx_leaf *x,
     slx_count_above(ty, x, 0, delta);
 }
 
-/* The last leaf's pending elements (slx_aux.rpend) carried into the
- * counts above it. Every change of the index's shape or of which leaf is
- * last starts here (slx_insert_at, slx_rebalance, slx_erase_range; a
- * build starts from an empty list, and clear zeroes rpend): the upkeep
- * those changes do assumes every count exact. */
+/* The waiting last leaf's change carried into the counts above it, which
+ * are then all exact. Every change of the index's shape or of which leaf
+ * is last starts here (slx_insert_at, slx_rebalance, slx_erase_range; a
+ * build starts from an empty list, and clear frees the leaves): the
+ * upkeep those changes do assumes every count exact. The last leaf's
+ * entries are the last of their nodes (the rightmost path): no search
+ * finds them. */
 SLX_COLD void slx_count_flush_slow(const struct slx_type *ty,
-                                   struct slx_list *L)
+                                   struct slx_list *L, struct slx_leaf *z)
 {
-    struct slx_leaf *last = slx_prev(ty, L->head, 0);
-    slx_count_above(ty, last, 0, L->aux->rpend);
-    L->aux->rpend = 0;
+    size_t delta = z->n - L->aux->rknown;
+    z->waits = 0;
+    void *child = z;
+    unsigned clevel = 0;
+    for (struct slx_inode *P = z->parent; P && delta; P = P->parent) {
+        unsigned j = P->n - 1u;
+        if (SLX_UNLIKELY(slx_ichild(ty, P, j) != child))
+            j = slx_ipos_hint(ty, P, child, clevel); /* (not reached) */
+        *slx_icount(ty, P, j) += delta;
+        child = P;
+        clevel = P->level;
+    }
 }
 
 SLX_HOT void slx_count_flush(const struct slx_type *ty, struct slx_list *L)
 {
-    if (slx_is_ranked(ty) && L->aux && L->aux->rpend)
-        slx_count_flush_slow(ty, L);
+    if (!slx_is_ranked(ty) || !L->aux)
+        return;
+    struct slx_leaf *z = slx_prev(ty, L->head, 0); /* (the head never waits) */
+    if (z->waits)
+        slx_count_flush_slow(ty, L, z);
 }
 
 /* Leaf x gained delta elements (or lost them, as slx_count_above) in an
  * insert or erase that left the index as it was. The last leaf's changes
- * wait in rpend: appends and the removals at the end then touch no count,
- * and every entry they would touch is its node's last (the last leaf's
- * path), which rank, select and check read knowing that (slx_rpend). Any
- * other leaf's go through the counts its descent recorded when path leads
- * to x, else by climbing. */
+ * wait: the first one sets its waits flag, remembering what the counts
+ * above it hold (aux->rknown), and from then on its own slot count says
+ * what they lack, so appends and the removals at the end write no count
+ * and nothing outside the leaf (the flag shares the line of x->n). Every
+ * entry they would touch is its node's last (the last leaf's path), which
+ * rank, select and check read knowing that (slx_rpend). Any other leaf's
+ * go through the counts its descent recorded when path leads to x, else
+ * by climbing. */
+SLX_COLD void slx_count_step_slow(const struct slx_type *ty, struct slx_list *L,
+                                  struct slx_leaf *x, size_t delta)
+{
+    if (!x->parent)
+        return;
+    if (x == slx_prev(ty, L->head, 0)) {
+        x->waits = 1;
+        L->aux->rknown = x->n - delta;
+        return;
+    }
+    slx_count_add(ty, x, delta);
+}
+
 SLX_HOT void slx_count_step(const struct slx_type *ty, struct slx_list *L,
                             struct slx_leaf *x, const struct slx_path *path,
                             size_t delta)
 {
-    if (!slx_is_ranked(ty) || !x->parent)
+    if (!slx_is_ranked(ty) || x->waits)
         return;
-    if (x == slx_prev(ty, L->head, 0)) {
-        L->aux->rpend += delta;
-        return;
-    }
-    if (path && path->leaf == x) {
+    if (path && path->leaf == x) { /* (no index: path->n is 0) */
         for (unsigned k = 0; k < path->n; k++)
             *path->cnt[k] += delta;
         return;
     }
-    slx_count_add(ty, x, delta);
+    slx_count_step_slow(ty, L, x, delta);
 }
 
 /* m slots moved from leaf a to leaf b (both linked, shape unchanged). */
@@ -2485,7 +2511,8 @@ SLX_COLD void slx_count_linked(const struct slx_type *ty, struct slx_leaf *x,
 {
     struct slx_inode *P = y->parent;
     if (d->n == 1 && d->node[0] == P && x->parent == P) {
-        *slx_icount(ty, P, slx_ipos_hint(ty, P, x, 0)) -= moved;
+        if (moved) /* (an append's split moves none) */
+            *slx_icount(ty, P, slx_ipos_hint(ty, P, x, 0)) -= moved;
         if (y->n != moved)
             slx_count_above(ty, P, P->level, y->n - moved);
         return;
@@ -3443,26 +3470,13 @@ SLX_HOT int slx_insert_slot(const struct slx_type *ty, struct slx_list *L,
     return slx_insert_at(ty, L, x, i, v);
 }
 
-SLX_HOT int slx_insert_unique(const struct slx_type *ty, struct slx_list *L,
-                              void *e, void **existing)
+/* (x, i), where key goes, as found: insert e there unless the first slot
+ * >= key holds key already. pp: the descent's counts (ranked), or NULL. */
+SLX_HOT int slx_insert_unique_at(const struct slx_type *ty, struct slx_list *L,
+                                 void *e, const unsigned char *key,
+                                 struct slx_leaf *x, unsigned i,
+                                 const struct slx_path *pp, void **existing)
 {
-    if (!e)
-        return -EINVAL;
-    int rc = slx_writable(ty, L);
-    if (rc)
-        return rc;
-    unsigned char key[SLX_KEY_MAX];
-    ty->key_of(e, key);
-    /* Keys past the last leaf's first one (ascending loads, appends) go
-     * there without a descent; every insert reads that leaf's first key,
-     * so it stays cached. */
-    struct slx_leaf *x = slx_prev(ty, L->head, 0);
-    struct slx_path path, *pp = NULL; /* (appends: the last leaf, rpend) */
-    if (x == L->head || x->n == 0 || !ty->less(slx_keys(ty, x), key)) {
-        pp = slx_is_ranked(ty) ? &path : NULL;
-        x = slx_descend_path(ty, L, key, SLX_LT, pp);
-    }
-    unsigned i = x == L->head ? 0 : slx_leaf_search(ty, x, key, SLX_LT);
     /* The first slot >= key is (x, i) or, past x's slots (or x the head),
      * the next leaf's first, whose key x's level-0 link caches. An empty
      * sole leaf has no first slot (and a stale cached key). */
@@ -3491,6 +3505,57 @@ SLX_HOT int slx_insert_unique(const struct slx_type *ty, struct slx_list *L,
     return slx_insert_slot(ty, L, x, i, &v, pp);
 }
 
+/* Every insert of one element starts here: e given, the list writable,
+ * e's key read into key. */
+SLX_HOT int slx_insert_begin(const struct slx_type *ty, struct slx_list *L,
+                             const void *e, unsigned char *key)
+{
+    if (!e)
+        return -EINVAL;
+    int rc = slx_writable(ty, L);
+    if (rc)
+        return rc;
+    ty->key_of(e, key);
+    return 0;
+}
+
+/* slx_insert_unique through a descent from the root: the key goes before
+ * the last leaf's first. A ranked instance's descent records the counts
+ * it passes (struct slx_path). */
+SLX_HOT int slx_insert_descend(const struct slx_type *ty, struct slx_list *L,
+                               void *e, const unsigned char *key,
+                               void **existing)
+{
+    struct slx_path path, *pp = slx_is_ranked(ty) ? &path : NULL;
+    struct slx_leaf *x = slx_descend_path(ty, L, key, SLX_LT, pp);
+    unsigned i = x == L->head ? 0 : slx_leaf_search(ty, x, key, SLX_LT);
+    return slx_insert_unique_at(ty, L, e, key, x, i, pp, existing);
+}
+
+SLX_HOT int slx_insert_unique(const struct slx_type *ty, struct slx_list *L,
+                              void *e, void **existing)
+{
+    unsigned char key[SLX_KEY_MAX];
+    int rc = slx_insert_begin(ty, L, e, key);
+    if (rc)
+        return rc;
+    /* Keys past the last leaf's first one (ascending loads, appends) go
+     * there without a descent; every insert reads that leaf's first key,
+     * so it stays cached. Past its last key too (an ascending load's
+     * every key) they go at its end without a search: the bisection's
+     * chained probes were half of an append's time. The last leaf's
+     * counts wait (slx_count_step): an append passes no path. */
+    struct slx_leaf *x = slx_prev(ty, L->head, 0);
+    unsigned i;
+    if (x == L->head || x->n == 0 || !ty->less(slx_keys(ty, x), key))
+        return slx_insert_descend(ty, L, e, key, existing);
+    if (ty->less(slx_key(ty, x, x->n - 1u), key))
+        i = x->n; /* (a queue's last slot is never a tombstone) */
+    else
+        i = slx_leaf_search(ty, x, key, SLX_LT);
+    return slx_insert_unique_at(ty, L, e, key, x, i, NULL, existing);
+}
+
 /* Whether key goes into the last leaf (at or after its first key, after
  * equal keys). Queues ask before descending: a queue's pushes are mostly
  * later than most of what is queued (the hold model sends a large share
@@ -3506,13 +3571,10 @@ SLX_HOT int slx_goes_last(const struct slx_type *ty, const struct slx_list *L,
 SLX_HOT int slx_insert_multi(const struct slx_type *ty, struct slx_list *L,
                              void *e)
 {
-    if (!e)
-        return -EINVAL;
-    int rc = slx_writable(ty, L);
+    unsigned char key[SLX_KEY_MAX];
+    int rc = slx_insert_begin(ty, L, e, key);
     if (rc)
         return rc;
-    unsigned char key[SLX_KEY_MAX];
-    ty->key_of(e, key);
     struct slx_leaf *x;
     struct slx_path path, *pp = NULL;
     if (L->nleaves == 1) { /* a small list or queue: no levels to descend */
@@ -4603,10 +4665,13 @@ SLX_COLD int slx_ext_insert_hole(const struct slx_type *ty, struct slx_list *L,
 
 /* Elements of the last leaf its ancestors' counts do not hold yet: the
  * count of every entry on the last leaf's path (each node's last entry
- * down from the root) is short by this much (slx_count_step). */
+ * down from the root) is short by this much, mod 2^64 (slx_count_step). */
 SLX_HOT size_t slx_rpend(const struct slx_type *ty, const struct slx_list *L)
 {
-    return slx_is_ranked(ty) && L->aux ? L->aux->rpend : 0;
+    if (!slx_is_ranked(ty) || !L->aux)
+        return 0;
+    const struct slx_leaf *z = slx_prev(ty, L->head, 0);
+    return z->waits ? z->n - L->aux->rknown : 0;
 }
 
 /* Counts of a node whose own count is tot: the sum of those before entry
@@ -5317,9 +5382,6 @@ SLX_COLD int slx_check_index(const struct slx_type *ty,
         if (L->aux->top != 0)
             return slx_fail(why, len, "top %zu without an index",
                             (size_t)L->aux->top);
-        if (L->aux->rpend != 0)
-            return slx_fail(why, len, "%zu elements pending without an index",
-                            L->aux->rpend);
         for (struct slx_leaf *x = slx_next(ty, L->head, 0); x != L->head;
              x = slx_next(ty, x, 0))
             if (x->parent)
@@ -5401,6 +5463,12 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
         if (x->level != 1)
             return slx_fail(why, len, "leaf %zu has level %zu", nleaves,
                             (size_t)(x->level));
+        if (x->waits && (!slx_is_ranked(ty) || !x->parent ||
+                         slx_next(ty, x, 0) != h || x->waits != 1))
+            return slx_fail(why, len,
+                            "leaf %zu: counts wait on it, but it is not "
+                            "the indexed last leaf of a ranked list",
+                            nleaves);
         if (!sole_empty && !slx_sole_queue_leaf(ty, x) &&
             ty->cmp(slx_nmin(ty, prevleaf, 0), slx_key(ty, x, 0)) != 0)
             return slx_fail(why, len, "leaf %zu: cached first key stale",

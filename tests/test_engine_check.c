@@ -360,7 +360,8 @@ Test(cov_check, map_every_diagnosis)
 /* ------------------------------------------------------- ranked counts */
 
 /* The same shape with order statistics: every index entry counts the
- * elements below it, and the last leaf's own changes wait in rpend. */
+ * elements below it, and the last leaf's own changes wait (its waits
+ * flag, aux->rknown). */
 SKIPLIST_RANKED_DEFINE(ccr, struct cc_item, uint64_t, CC_KEY, SKIPLIST_CMP_NUM,
                        4, 6, 1)
 #define CCR_TY SLX_TY(ccr)
@@ -387,18 +388,27 @@ static void r_entry_count(struct ccr *r, struct cc_break *b)
 /* One element more pending than the last leaf's path lacks. */
 static void r_pending(struct ccr *r, struct cc_break *b)
 {
-    CC_SET(b, r->sl.aux->rpend, r->sl.aux->rpend + 1);
+    CC_SET(b, r->sl.aux->rknown, r->sl.aux->rknown - 1);
 }
+/* A leaf that waits with no index above it (the sole leaf). */
 static void r_pending_no_index(struct ccr *r, struct cc_break *b)
 {
-    CC_SET(b, r->sl.aux->rpend, (size_t)1);
+    struct slx_leaf *x = slx_next(CCR_TY, r->sl.head, 0);
+    CC_SET(b, x->waits, (uint8_t)1);
+}
+/* A leaf that waits but is not the last one. */
+static void r_pending_not_last(struct ccr *r, struct cc_break *b)
+{
+    struct slx_leaf *x = slx_next(CCR_TY, r->sl.head, 0);
+    CC_SET(b, x->waits, (uint8_t)1);
 }
 
 static const struct cc_rank_case cc_rank_cases[] = {
     {"entry count", CC_N, "entry 0: count", r_entry_count},
     {"pending", CC_N, "elements below it", r_pending},
-    {"pending, no index", 3, "1 elements pending without an index",
-     r_pending_no_index},
+    {"pending, no index", 3, "leaf 1: counts wait on it", r_pending_no_index},
+    {"pending, not last", CC_N, "leaf 1: counts wait on it",
+     r_pending_not_last},
 };
 
 Test(cov_check, ranked_every_diagnosis)
@@ -411,11 +421,12 @@ Test(cov_check, ranked_every_diagnosis)
         char why[256] = "";
         CC_FILL(ccr, &r, v, k->keys);
         if (k->keys == CC_N) {
-            /* an append: the last leaf's element waits in rpend, and a
-             * clean check must accept that */
+            /* an append: the last leaf's element waits, and a clean
+             * check must accept that */
             v[CC_N].key = 10u * CC_N;
             cr_assert_eq(ccr_insert(&r, &v[CC_N], NULL), 0);
-            cr_assert_gt(r.sl.aux->rpend, 0u, "%s: nothing pending", k->name);
+            cr_assert_gt(slx_rpend(CCR_TY, &r.sl), 0u, "%s: nothing pending",
+                         k->name);
         }
         cr_assert_eq(ccr_check(&r, why, sizeof why), 0, "%s: %s", k->name, why);
         struct cc_break b = {.n = 0};
