@@ -261,6 +261,12 @@ static inline void skiplist_hook_init(struct skiplist_hook *h)
 #define SLX_LIKELY(x) __builtin_expect(!!(x), 1)
 #define SLX_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define SLX_PREFETCH(p) __builtin_prefetch(p)
+/* The default allocator's malloc (the huge-page chunks aside): a test
+ * defines it before including the header to make it fail on demand
+ * (tests/test_small_malloc.c); programs leave it alone. */
+#ifndef SLX_MALLOC
+#define SLX_MALLOC(size) malloc(size)
+#endif
 /* In the unlikely arm of a branch on a leaf's room: the compilers would
  * turn the branch into a select, which makes a full leaf's slot address
  * wait for the load of its room (a scan ran 1.5x slower so;
@@ -431,6 +437,7 @@ struct slx_pool {
 struct slx_aux {
     size_t bytes;    /* bytes held: nodes (custom allocator) or slabs + aux */
     uint64_t stamp;  /* bumped by every mutation (FOREACH_SAFE re-sync) */
+    size_t nleaves;  /* leaves linked */
     unsigned top;    /* index levels in use: the root's level (0: no root) */
     unsigned nstash; /* index nodes in the stash */
     struct slx_inode *stash; /* index nodes reserved so that linking a new
@@ -443,15 +450,20 @@ struct slx_aux {
     struct slx_pool pool;
 };
 
-/* A list's own struct: what every search reads, and no more (48 bytes). */
+/* A list's own struct: what every search reads, and no more (48 bytes).
+ * A list with the default allocator that has held at most one element
+ * since init has no aux block: its head is the instance's empty head and
+ * its element, if any, is `one` (the singleton: no memory at all, see
+ * slx_one_take). Every search finds nothing in the empty head and then
+ * asks `one`, so lists with leaves pay nothing for it on a hit. */
 struct slx_list {
     struct slx_leaf *head;  /* the head leaf: the instance's empty head
-                             * until the first insert */
+                             * until the aux block */
     struct slx_inode *root; /* the index; NULL with at most one leaf */
-    struct slx_aux *aux;    /* NULL until the first insert (default
+    struct slx_aux *aux;    /* NULL until the second element (default
                              * allocator) */
     size_t count;
-    size_t nleaves;
+    void *one;    /* the singleton's element; NULL otherwise */
     uint64_t rng; /* the level generator's state (seeded by init) */
 };
 
@@ -1086,7 +1098,8 @@ SLX_COLD void *slx_pool_alloc(struct slx_list *L, size_t size, unsigned level)
     }
     /* Slab: a header word then `per` nodes; slabs grow with the list, from
      * one node (a small queue should not hold eight empty leaves). */
-    size_t per = L->nleaves < 8 ? 1 : 8 + L->nleaves / 16;
+    size_t nl = L->aux->nleaves;
+    size_t per = nl < 8 ? 1 : 8 + nl / 16;
     if (per > 256)
         per = 256;
     if (level > 4)
@@ -1096,7 +1109,7 @@ SLX_COLD void *slx_pool_alloc(struct slx_list *L, size_t size, unsigned level)
 #if SLX_HUGEPAGES
     /* Once the list holds a few MiB, carve slabs out of huge-page chunks
      * (sized to what the chunk has left, so little is stranded). */
-    if (L->nleaves >= 2048) {
+    if (nl >= 2048) {
         if (P->chunk_left < 16 + 8 * size) {
             unsigned char *c = slx_chunk_take();
             if (c) {
@@ -1117,7 +1130,7 @@ SLX_COLD void *slx_pool_alloc(struct slx_list *L, size_t size, unsigned level)
     }
 #endif
     if (!slab) {
-        slab = (unsigned char *)malloc(bytes);
+        slab = (unsigned char *)SLX_MALLOC(bytes);
         if (!slab)
             return NULL;
         slx_slab_push(P, slab, SLX_SLAB_MALLOC);
@@ -1205,7 +1218,7 @@ SLX_COLD struct slx_leaf *slx_alloc_small_leaf(const struct slx_type *ty,
     size_t size = slx_leaf_size(ty, 1, cap);
     void *b =
         L->aux->default_alloc
-            ? malloc(size)
+            ? SLX_MALLOC(size)
             : L->aux->alloc.alloc(L->aux->alloc.ctx, size, SLX_ALLOC_OTHER);
     if (!b)
         return NULL;
@@ -1253,7 +1266,7 @@ SLX_COLD struct slx_inode *slx_alloc_inode(const struct slx_type *ty,
     int big = cap != ty->icap;
     void *b;
     if (L->aux->default_alloc) {
-        b = big ? malloc(size) : slx_pool_alloc(L, size, SLX_ALLOC_INODE);
+        b = big ? SLX_MALLOC(size) : slx_pool_alloc(L, size, SLX_ALLOC_INODE);
         if (b && big)
             L->aux->bytes += size;
     } else {
@@ -1344,7 +1357,7 @@ SLX_COLD int slx_aux_alloc(const struct slx_type *ty, struct slx_list *L,
                            const struct skiplist_allocator *a)
 {
     size_t size = slx_aux_size(ty);
-    void *b = a ? a->alloc(a->ctx, size, SLX_ALLOC_OTHER) : malloc(size);
+    void *b = a ? a->alloc(a->ctx, size, SLX_ALLOC_OTHER) : SLX_MALLOC(size);
     if (!b)
         return -ENOMEM;
     memset(b, 0, size);
@@ -1364,13 +1377,107 @@ SLX_COLD int slx_aux_alloc(const struct slx_type *ty, struct slx_list *L,
     return 0;
 }
 
-/* Every write that may add an element starts here: a list that was
- * never written to gets its aux block (and -ENOMEM leaves it unwritten). */
+SLX_COLD int slx_materialize(const struct slx_type *ty, struct slx_list *L);
+SLX_COLD void slx_clear_leaves(const struct slx_type *ty, struct slx_list *L,
+                               void (*fn)(void *, void *), void *arg);
+SLX_COLD void slx_free_aux(const struct slx_type *ty, struct slx_list *L);
+
+/* Every write that may add an element, or that works on leaves, starts
+ * here: a list without an aux block gets one, and a singleton's element
+ * moves into a leaf (slx_materialize; -ENOMEM leaves the list as it
+ * was). */
 SLX_HOT int slx_writable(const struct slx_type *ty, struct slx_list *L)
 {
     if (SLX_LIKELY(L->aux != NULL))
         return 0;
-    return slx_aux_alloc(ty, L, NULL);
+    return slx_materialize(ty, L);
+}
+
+/* Leaves linked (none without an aux block). */
+SLX_HOT size_t slx_nleaves(const struct slx_list *L)
+{
+    return L->aux ? L->aux->nleaves : 0;
+}
+
+/* Whether L is one leaf, from the head's links: the queue fast paths
+ * ask, and they read those links anyway (no load of the aux block). */
+SLX_HOT int slx_sole_leaf(const struct slx_type *ty, const struct slx_list *L)
+{
+    const struct slx_leaf *h = L->head, *f = slx_next(ty, h, 0);
+    return f != h && f == slx_prev(ty, h, 0);
+}
+
+/* --- the singleton (slx_list.one) ---------------------------------- */
+
+/* e becomes L's singleton: a list without an aux block and no element.
+ * A queue's hook names L, and its leaf is the instance's empty head: not
+ * NULL, so that e counts as queued, and no leaf of any list. */
+SLX_COLD void slx_one_put(const struct slx_type *ty, struct slx_list *L,
+                          void *e)
+{
+    L->one = e;
+    L->count = 1;
+    if (slx_is_queue(ty)) {
+        slx_hook(ty, e)->leaf = (void *)(uintptr_t)ty->empty;
+        slx_hook(ty, e)->list = L;
+    }
+}
+
+/* The singleton leaves: L is empty again, still without an aux block. */
+SLX_COLD void *slx_one_take(const struct slx_type *ty, struct slx_list *L)
+{
+    void *e = L->one;
+    if (e) {
+        L->one = NULL;
+        L->count = 0;
+        slx_unhook(ty, e);
+    }
+    return e;
+}
+
+/* name_clear and name_destroy of a list without an aux block. */
+SLX_COLD void slx_one_clear(const struct slx_type *ty, struct slx_list *L,
+                            void (*fn)(void *, void *), void *arg)
+{
+    void *e = slx_one_take(ty, L);
+    if (e && fn)
+        fn(e, arg);
+}
+
+/* The first insert into a list without an aux block: e becomes its
+ * singleton (1). At the second, unique and with the singleton's key,
+ * -EEXIST and *existing, the list left as it was; else the list gets its
+ * aux block and the singleton moves into a leaf (2: the caller inserts e
+ * as usual), or -ENOMEM with the list as it was. */
+SLX_COLD int slx_one_add(const struct slx_type *ty, struct slx_list *L, void *e,
+                         void **existing, int unique)
+{
+    if (!L->one) {
+        slx_one_put(ty, L, e);
+        return 1;
+    }
+    if (unique) {
+        unsigned char a[SLX_KEY_MAX], b[SLX_KEY_MAX];
+        ty->key_of(e, a);
+        ty->key_of(L->one, b);
+        if (ty->cmp(a, b) == 0) {
+            if (existing)
+                *existing = L->one;
+            return -EEXIST;
+        }
+    }
+    int rc = slx_materialize(ty, L);
+    return rc ? rc : 2;
+}
+
+/* The list as it was before slx_materialize: its sole element, the
+ * former singleton, leaves its leaf, and the aux block goes. */
+SLX_COLD void slx_one_restore(const struct slx_type *ty, struct slx_list *L)
+{
+    void *e = slx_ptrs(ty, slx_next(ty, L->head, 0))[0];
+    slx_clear_leaves(ty, L, NULL, NULL);
+    slx_free_aux(ty, L);
+    slx_one_put(ty, L, e);
 }
 
 /* With the default allocator init allocates nothing and cannot fail but
@@ -1405,12 +1512,14 @@ SLX_COLD void slx_free_index(const struct slx_type *ty, struct slx_list *L,
 }
 
 /* Calls fn on every element in order, frees every leaf; the list is
- * left empty but usable (the aux block stays, and its stamp goes on). */
-SLX_COLD void slx_clear(const struct slx_type *ty, struct slx_list *L,
-                        void (*fn)(void *, void *), void *arg)
+ * left empty but usable, its aux block kept (its stamp goes on). */
+SLX_COLD void slx_clear_leaves(const struct slx_type *ty, struct slx_list *L,
+                               void (*fn)(void *, void *), void *arg)
 {
-    if (!L->aux)
-        return; /* never written to: nothing to clear */
+    if (!L->aux) {
+        slx_one_clear(ty, L, fn, arg);
+        return;
+    }
     struct slx_leaf *h = L->head;
     struct slx_leaf *x = slx_next(ty, h, 0);
     while (x != h) {
@@ -1454,23 +1563,40 @@ SLX_COLD void slx_clear(const struct slx_type *ty, struct slx_list *L,
     L->root = NULL;
     L->aux->nstash = 0;
     L->count = 0;
-    L->nleaves = 0;
+    L->aux->nleaves = 0;
     L->aux->top = 0;
     L->aux->stamp++;
+}
+
+/* Frees the aux block (the list's head with it): the list is as init
+ * left it with the default allocator. Its leaves are gone already. */
+SLX_COLD void slx_free_aux(const struct slx_type *ty, struct slx_list *L)
+{
+    struct slx_aux *X = L->aux;
+    if (X->default_alloc)
+        free(X);
+    else
+        X->alloc.free(X->alloc.ctx, X, slx_aux_size(ty), SLX_ALLOC_OTHER);
+    L->aux = NULL;
+    L->head = (struct slx_leaf *)(uintptr_t)ty->empty;
+}
+
+/* name_clear: slx_clear_leaves; with the default allocator the aux block
+ * goes too, so a cleared list holds no memory, as a new one. */
+SLX_COLD void slx_clear(const struct slx_type *ty, struct slx_list *L,
+                        void (*fn)(void *, void *), void *arg)
+{
+    slx_clear_leaves(ty, L, fn, arg);
+    if (L->aux && L->aux->default_alloc)
+        slx_free_aux(ty, L);
 }
 
 SLX_COLD void slx_destroy(const struct slx_type *ty, struct slx_list *L,
                           void (*fn)(void *, void *), void *arg)
 {
-    struct slx_aux *X = L->aux;
-    if (X) {
-        slx_clear(ty, L, fn, arg);
-        if (X->default_alloc)
-            free(X);
-        else
-            X->alloc.free(X->alloc.ctx, X, slx_aux_size(ty), SLX_ALLOC_OTHER);
-    }
-    L->aux = NULL;
+    slx_clear_leaves(ty, L, fn, arg);
+    if (L->aux)
+        slx_free_aux(ty, L);
     L->head = NULL;
 }
 
@@ -1488,6 +1614,47 @@ SLX_HOT int slx_before(const struct slx_type *ty, const void *a,
                        const void *key, int mode)
 {
     return mode ? ty->less(a, key) : !ty->less(key, a);
+}
+
+/* A bound search's answer in a singleton (NULL without one): after, the
+ * first element whose key is not before key (lower and upper bound);
+ * else the last one before it (below, floor). */
+SLX_COLD void *slx_one_bound(const struct slx_type *ty,
+                             const struct slx_list *L, const void *key,
+                             int mode, int after)
+{
+    void *e = L->one;
+    if (!e)
+        return NULL;
+    unsigned char k[SLX_KEY_MAX];
+    ty->key_of(e, k);
+    return !slx_before(ty, k, key, mode) == !!after ? e : NULL;
+}
+
+/* name_find in a singleton. */
+SLX_COLD void *slx_one_find(const struct slx_type *ty, const struct slx_list *L,
+                            const void *key)
+{
+    void *e = L->one;
+    if (!e)
+        return NULL;
+    unsigned char k[SLX_KEY_MAX];
+    ty->key_of(e, k);
+    return ty->cmp(k, key) == 0 ? e : NULL;
+}
+
+/* The extent face's singleton when it overlaps [lo, hi], else NULL. */
+SLX_COLD void *slx_one_overlap(const struct slx_type *ty,
+                               const struct slx_list *L, uint64_t lo,
+                               uint64_t hi)
+{
+    void *e = L->one;
+    if (!e)
+        return NULL;
+    unsigned char k[8];
+    ty->key_of(e, k);
+    uint64_t start = slx_load_u(ty, k);
+    return start <= hi && start + (ty->size_of(e) - 1u) >= lo ? e : NULL;
 }
 
 /* Start loading the bytes [p, p + bytes), a line at a time. Callers pass
@@ -1759,7 +1926,7 @@ SLX_HOT struct slx_leaf *slx_descend_path(const struct slx_type *ty,
         path->n = 0;
     }
     if (!P) {
-        if (slx_is_queue(ty) && L->nleaves == 1) { /* slx_sole_queue_leaf */
+        if (slx_is_queue(ty) && slx_sole_leaf(ty, L)) {
             struct slx_leaf *f = slx_next(ty, h, 0);
             return f->n > 0 && slx_before(ty, slx_keys(ty, f), key, mode) ? f
                                                                           : h;
@@ -1837,7 +2004,9 @@ SLX_HOT struct slx_leaf *slx_bound(const struct slx_type *ty,
 SLX_HOT void *slx_slot(const struct slx_type *ty, const struct slx_list *L,
                        struct slx_leaf *x, unsigned i)
 {
-    return x == L->head || i >= x->n ? NULL : slx_ptrs(ty, x)[i];
+    if (x == L->head) /* (head, 1): the singleton (slx_iter_first) */
+        return i ? L->one : NULL;
+    return i >= x->n ? NULL : slx_ptrs(ty, x)[i];
 }
 
 /* name_lower_bound (SLX_LT) and name_upper_bound (SLX_LE). */
@@ -1847,18 +2016,22 @@ SLX_HOT void *slx_bound_elem(const struct slx_type *ty,
 {
     unsigned i;
     struct slx_leaf *x = slx_bound(ty, L, key, mode, &i);
-    return slx_slot(ty, L, x, i);
+    void *e = slx_slot(ty, L, x, i);
+    if (!e && SLX_UNLIKELY(L->one))
+        e = slx_one_bound(ty, L, key, mode, 1);
+    return e;
 }
 
 SLX_HOT void *slx_first(const struct slx_type *ty, const struct slx_list *L)
 {
-    return slx_slot(ty, L, slx_next(ty, L->head, 0), 0);
+    struct slx_leaf *x = slx_next(ty, L->head, 0);
+    return slx_slot(ty, L, x, x == L->head); /* (head, 1): the singleton */
 }
 
 SLX_HOT void *slx_last(const struct slx_type *ty, const struct slx_list *L)
 {
     struct slx_leaf *x = slx_prev(ty, L->head, 0);
-    return slx_slot(ty, L, x, x->n - 1u);
+    return slx_slot(ty, L, x, x == L->head ? 1u : x->n - 1u);
 }
 
 SLX_HOT void *slx_find(const struct slx_type *ty, const struct slx_list *L,
@@ -1866,7 +2039,9 @@ SLX_HOT void *slx_find(const struct slx_type *ty, const struct slx_list *L,
 {
     unsigned i;
     struct slx_leaf *x = slx_bound(ty, L, key, SLX_LT, &i);
-    if (x == L->head || ty->cmp(slx_key(ty, x, i), key) != 0)
+    if (x == L->head)
+        return SLX_UNLIKELY(L->one) ? slx_one_find(ty, L, key) : NULL;
+    if (ty->cmp(slx_key(ty, x, i), key) != 0)
         return NULL;
     return slx_ptrs(ty, x)[i];
 }
@@ -1876,7 +2051,9 @@ SLX_HOT void *slx_floor(const struct slx_type *ty, const struct slx_list *L,
                         const void *key, int mode)
 {
     struct slx_leaf *x = slx_descend(ty, L, key, mode);
-    if (x == L->head || L->count == 0)
+    if (x == L->head)
+        return SLX_UNLIKELY(L->one) ? slx_one_bound(ty, L, key, mode, 0) : NULL;
+    if (L->count == 0)
         return NULL;
     unsigned i = slx_leaf_search(ty, x, key, mode);
     /* x's first key is below (or at) key, so i >= 1; a tombstone there
@@ -2350,8 +2527,8 @@ SLX_COLD void slx_link_leaf(const struct slx_type *ty, struct slx_list *L,
     slx_set_next(ty, x, 0, y);
     slx_set_prev(ty, nx, 0, y);
     memcpy(slx_nmin(ty, x, 0), slx_key(ty, y, 0), ty->ks);
-    L->nleaves++;
-    if (slx_is_queue(ty) && L->nleaves == 2)
+    L->aux->nleaves++;
+    if (slx_is_queue(ty) && L->aux->nleaves == 2)
         slx_head_refresh(ty, L);
     if (x != L->head && slx_max_index(ty) > 0)
         slx_index_insert(ty, L, x, y, h, d);
@@ -2372,7 +2549,7 @@ SLX_COLD void slx_unlink(const struct slx_type *ty, struct slx_list *L,
         y->parent = NULL;
         slx_root_shrink(ty, L, d);
     }
-    L->nleaves--;
+    L->aux->nleaves--;
 }
 
 /* child (of level clevel) gained delta elements (a negative delta, as
@@ -3446,6 +3623,31 @@ SLX_COLD int slx_insert_at(const struct slx_type *ty, struct slx_list *L,
     return 0;
 }
 
+/* A list without an aux block gets one, and a singleton's element moves
+ * into the list's first leaf (a queue's hook then names that leaf).
+ * -ENOMEM leaves the list as it was, owning nothing. */
+SLX_COLD int slx_materialize(const struct slx_type *ty, struct slx_list *L)
+{
+    void *e = L->one;
+    int rc = slx_aux_alloc(ty, L, NULL);
+    if (rc || !e)
+        return rc;
+    L->one = NULL;
+    L->count = 0;
+    unsigned char key[SLX_KEY_MAX];
+    ty->key_of(e, key);
+    struct slx_slotval v = {key, e, 0};
+    if (slx_is_extent(ty))
+        v.last = slx_load_u(ty, key) + (ty->size_of(e) - 1u);
+    rc = slx_insert_at(ty, L, L->head, 0, &v);
+    if (rc) {
+        slx_destroy(ty, L, NULL, NULL); /* the aux block, nothing else */
+        L->head = (struct slx_leaf *)(uintptr_t)ty->empty;
+        slx_one_put(ty, L, e);
+    }
+    return rc;
+}
+
 /* Insert v at (x, i) as the search found it (x is the head when v goes
  * first). The common case, a leaf with room, stays inline; splits and
  * shifts go out of line. */
@@ -3506,18 +3708,23 @@ SLX_HOT int slx_insert_unique_at(const struct slx_type *ty, struct slx_list *L,
 }
 
 /* Every insert of one element starts here: e given, the list writable,
- * e's key read into key. */
+ * e's key read into key (0). Else slx_insert_begun's cases: an error, e
+ * the list's singleton now (1), or the singleton just moved into a leaf
+ * (2). */
 SLX_HOT int slx_insert_begin(const struct slx_type *ty, struct slx_list *L,
-                             const void *e, unsigned char *key)
+                             void *e, unsigned char *key, void **existing,
+                             int unique)
 {
     if (!e)
         return -EINVAL;
-    int rc = slx_writable(ty, L);
-    if (rc)
-        return rc;
+    if (SLX_UNLIKELY(!L->aux))
+        return slx_one_add(ty, L, e, existing, unique);
     ty->key_of(e, key);
     return 0;
 }
+
+SLX_COLD int slx_insert_begun(const struct slx_type *ty, struct slx_list *L,
+                              void *e, void **existing, int unique, int rc);
 
 /* slx_insert_unique through a descent from the root: the key goes before
  * the last leaf's first. A ranked instance's descent records the counts
@@ -3536,9 +3743,9 @@ SLX_HOT int slx_insert_unique(const struct slx_type *ty, struct slx_list *L,
                               void *e, void **existing)
 {
     unsigned char key[SLX_KEY_MAX];
-    int rc = slx_insert_begin(ty, L, e, key);
-    if (rc)
-        return rc;
+    int rc = slx_insert_begin(ty, L, e, key, existing, 1);
+    if (SLX_UNLIKELY(rc))
+        return slx_insert_begun(ty, L, e, existing, 1, rc);
     /* Keys past the last leaf's first one (ascending loads, appends) go
      * there without a descent; every insert reads that leaf's first key,
      * so it stays cached. Past its last key too (an ascending load's
@@ -3572,12 +3779,12 @@ SLX_HOT int slx_insert_multi(const struct slx_type *ty, struct slx_list *L,
                              void *e)
 {
     unsigned char key[SLX_KEY_MAX];
-    int rc = slx_insert_begin(ty, L, e, key);
-    if (rc)
-        return rc;
+    int rc = slx_insert_begin(ty, L, e, key, NULL, 0);
+    if (SLX_UNLIKELY(rc))
+        return slx_insert_begun(ty, L, e, NULL, 0, rc);
     struct slx_leaf *x;
     struct slx_path path, *pp = NULL;
-    if (L->nleaves == 1) { /* a small list or queue: no levels to descend */
+    if (slx_sole_leaf(ty, L)) { /* a small list or queue: no levels */
         x = slx_next(ty, L->head, 0);
     } else if (slx_is_queue(ty) && slx_goes_last(ty, L, key)) {
         x = slx_prev(ty, L->head, 0);
@@ -3588,6 +3795,22 @@ SLX_HOT int slx_insert_multi(const struct slx_type *ty, struct slx_list *L,
     unsigned i = x == L->head ? 0 : slx_leaf_search(ty, x, key, SLX_LE);
     struct slx_slotval v = {key, e, 0};
     return slx_insert_slot(ty, L, x, i, &v, pp);
+}
+
+/* An insert that slx_insert_begin did not let through (rc != 0): an
+ * error, or e made the singleton (1), is the insert's answer. After the
+ * singleton moved into a leaf (2), e goes in the usual way, and should
+ * that fail (-ENOMEM) the list is the singleton again, as it was. */
+SLX_COLD int slx_insert_begun(const struct slx_type *ty, struct slx_list *L,
+                              void *e, void **existing, int unique, int rc)
+{
+    if (rc != 2)
+        return rc > 0 ? 0 : rc;
+    rc = unique ? slx_insert_unique(ty, L, e, existing)
+                : slx_insert_multi(ty, L, e);
+    if (rc)
+        slx_one_restore(ty, L);
+    return rc;
 }
 
 /* --- remove -------------------------------------------------------- */
@@ -3629,7 +3852,7 @@ SLX_COLD void slx_rebalance(const struct slx_type *ty, struct slx_list *L,
          * and refills (the common case of a runqueue) then never unlinks
          * or allocates. Extents drop it: their gap summaries assume every
          * linked leaf holds an extent. */
-        if (L->nleaves == 1 && !slx_is_extent(ty))
+        if (L->aux->nleaves == 1 && !slx_is_extent(ty))
             return;
         slx_drop_leaf(ty, L, x);
         return;
@@ -3736,8 +3959,8 @@ SLX_HOT void *slx_remove_path(const struct slx_type *ty, struct slx_list *L,
     void *e = slx_take_at(ty, L, x, i, 1, path);
     /* A sole leaf has no neighbour to merge with and stays when empty
      * (extents excepted, see slx_rebalance). */
-    if (L->nleaves > 1 ? (unsigned)(x->n - x->dead) <= ty->kpn / 4
-                       : x->n == 0 && slx_is_extent(ty))
+    if (L->aux->nleaves > 1 ? (unsigned)(x->n - x->dead) <= ty->kpn / 4
+                            : x->n == 0 && slx_is_extent(ty))
         slx_rebalance(ty, L, x);
     return e;
 }
@@ -3753,7 +3976,7 @@ SLX_COLD void *slx_pop_first_dead(const struct slx_type *ty, struct slx_list *L,
                                   struct slx_leaf *x)
 {
     void *e = slx_take(ty, L, x, 0);
-    if (x->n == 0 && L->nleaves > 1)
+    if (x->n == 0 && L->aux->nleaves > 1)
         slx_rebalance(ty, L, x);
     return e;
 }
@@ -3763,7 +3986,9 @@ SLX_COLD void *slx_pop_first_dead(const struct slx_type *ty, struct slx_list *L,
 SLX_HOT void *slx_pop_first(const struct slx_type *ty, struct slx_list *L)
 {
     struct slx_leaf *x = slx_next(ty, L->head, 0);
-    if (x == L->head || x->n == 0)
+    if (x == L->head)
+        return SLX_UNLIKELY(L->one) ? slx_one_take(ty, L) : NULL;
+    if (x->n == 0)
         return NULL;
     if (!slx_is_queue(ty))
         return slx_remove_at(ty, L, x, 0);
@@ -3776,9 +4001,9 @@ SLX_HOT void *slx_pop_first(const struct slx_type *ty, struct slx_list *L)
      * goes when empty (the sole leaf stays, see slx_rebalance). */
     void *e = slx_take_at(ty, L, x, 0, 0, NULL);
     if (SLX_UNLIKELY(x->n == 0)) {
-        if (L->nleaves > 1)
+        if (L->aux->nleaves > 1)
             slx_rebalance(ty, L, x);
-    } else if (L->nleaves > 1) {
+    } else if (L->aux->nleaves > 1) {
         /* The next pop returns this element, and its caller will read it
          * (a runqueue its task, a timer wheel its expiry): in a large
          * queue it was pushed long ago and is cold. (A one-leaf queue's
@@ -3791,7 +4016,9 @@ SLX_HOT void *slx_pop_first(const struct slx_type *ty, struct slx_list *L)
 SLX_HOT void *slx_pop_last(const struct slx_type *ty, struct slx_list *L)
 {
     struct slx_leaf *x = slx_prev(ty, L->head, 0);
-    if (x == L->head || x->n == 0)
+    if (x == L->head)
+        return slx_one_take(ty, L);
+    if (x->n == 0)
         return NULL;
     return slx_remove_at(ty, L, x, x->n - 1u);
 }
@@ -3878,7 +4105,7 @@ SLX_HOT int slx_erase(const struct slx_type *ty, struct slx_list *L, void *e)
     struct slx_path *pp = slx_is_ranked(ty) ? &path : NULL;
     int rc = slx_find_elem_path(ty, L, e, &x, &i, pp);
     if (rc)
-        return rc;
+        return rc == -ENOENT && e == L->one && slx_one_take(ty, L) ? 0 : rc;
     slx_remove_path(ty, L, x, i, pp);
     return 0;
 }
@@ -3891,9 +4118,16 @@ SLX_HOT int slx_erase_key(const struct slx_type *ty, struct slx_list *L,
     struct slx_path path;
     struct slx_path *pp = slx_is_ranked(ty) ? &path : NULL;
     struct slx_leaf *x = slx_bound_path(ty, L, key, SLX_LT, &i, pp);
-    if (x == L->head || ty->cmp(slx_key(ty, x, i), key) != 0)
+    void *e;
+    if (x == L->head) {
+        e = slx_one_find(ty, L, key) ? slx_one_take(ty, L) : NULL;
+        if (out && e)
+            *out = e;
+        return e ? 0 : -ENOENT;
+    }
+    if (ty->cmp(slx_key(ty, x, i), key) != 0)
         return -ENOENT;
-    void *e = slx_remove_path(ty, L, x, i, pp);
+    e = slx_remove_path(ty, L, x, i, pp);
     if (out)
         *out = e;
     return 0;
@@ -3908,7 +4142,7 @@ SLX_HOT int slx_erase_key(const struct slx_type *ty, struct slx_list *L,
 SLX_HOT int slx_push_small(const struct slx_type *ty, struct slx_list *L,
                            void *e)
 {
-    if (L->nleaves != 1)
+    if (!slx_sole_leaf(ty, L))
         return 0;
     struct slx_leaf *x = slx_next(ty, L->head, 0);
     if (x->n >= x->cap || x->dead) /* tombstones: see slx_place */
@@ -3943,7 +4177,7 @@ SLX_HOT int slx_push_small(const struct slx_type *ty, struct slx_list *L,
 SLX_HOT int slx_push_edge(const struct slx_type *ty, struct slx_list *L,
                           void *e)
 {
-    if (!slx_is_queue(ty) || L->nleaves != 1)
+    if (!slx_is_queue(ty) || !slx_sole_leaf(ty, L))
         return 0;
     struct slx_leaf *x = slx_next(ty, L->head, 0);
     unsigned n = x->n, off = n ? x->off : 0u, s;
@@ -3974,7 +4208,7 @@ SLX_HOT int slx_push_edge(const struct slx_type *ty, struct slx_list *L,
  * copies to refresh: a sole leaf never has (docs/lab-notes.md). */
 SLX_HOT void *slx_pop_edge(const struct slx_type *ty, struct slx_list *L)
 {
-    if (!slx_is_queue(ty) || L->nleaves != 1)
+    if (!slx_is_queue(ty) || !slx_sole_leaf(ty, L))
         return NULL;
     struct slx_leaf *x = slx_next(ty, L->head, 0);
     unsigned n = x->n, off = x->off;
@@ -3999,7 +4233,7 @@ SLX_HOT void *slx_pop_edge(const struct slx_type *ty, struct slx_list *L)
 SLX_HOT int slx_remove_small(const struct slx_type *ty, struct slx_list *L,
                              void *e)
 {
-    if (!slx_is_queue(ty) || L->nleaves != 1)
+    if (!slx_is_queue(ty) || !slx_sole_leaf(ty, L))
         return 0;
     struct slx_leaf *x = slx_get_hook(ty, e);
     if (!x || slx_hook(ty, e)->list != L || x->n > 16 || x->dead)
@@ -4020,8 +4254,8 @@ SLX_COLD int slx_requeue(const struct slx_type *ty, struct slx_list *L, void *e)
     struct slx_leaf *x;
     unsigned i;
     int rc = slx_find_elem(ty, L, e, &x, &i);
-    if (rc)
-        return rc;
+    if (rc) /* a singleton has no order to restore */
+        return rc == -ENOENT && e == L->one ? 0 : rc;
     unsigned char key[SLX_KEY_MAX];
     ty->key_of(e, key);
     struct slx_leaf *h = L->head;
@@ -4116,14 +4350,18 @@ SLX_HOT void *slx_iter_first(const struct slx_type *ty,
                              const struct slx_list *L, struct slx_iter *it)
 {
     it->lim = 0; /* the _SAFE loop's rank: no equal key before the first */
-    return slx_iter_set(ty, L, it, slx_next(ty, L->head, 0), 0);
+    struct slx_leaf *x = slx_next(ty, L->head, 0);
+    return slx_iter_set(ty, L, it, x,
+                        x == L->head && L->one); /* (head, 1):
+                                                  * the singleton */
 }
 
 SLX_HOT void *slx_iter_last(const struct slx_type *ty, const struct slx_list *L,
                             struct slx_iter *it)
 {
     struct slx_leaf *x = slx_prev(ty, L->head, 0);
-    return slx_iter_set(ty, L, it, x, x == L->head ? 0 : x->n - 1u);
+    return slx_iter_set(ty, L, it, x,
+                        x == L->head ? L->one != NULL : x->n - 1u);
 }
 
 SLX_HOT void *slx_iter_seek(const struct slx_type *ty, const struct slx_list *L,
@@ -4131,6 +4369,8 @@ SLX_HOT void *slx_iter_seek(const struct slx_type *ty, const struct slx_list *L,
 {
     unsigned i;
     struct slx_leaf *x = slx_bound(ty, L, key, SLX_LT, &i);
+    if (x == L->head)
+        i = slx_one_bound(ty, L, key, SLX_LT, 1) != NULL;
     return slx_iter_set(ty, L, it, x, i);
 }
 
@@ -4143,8 +4383,10 @@ SLX_HOT void *slx_iter_next(const struct slx_type *ty, struct slx_iter *it)
 {
     const struct slx_list *L = it->list;
     struct slx_leaf *x = it->leaf;
-    if (x == L->head)
+    if (x == L->head) {
+        it->idx = 0; /* (past a singleton) */
         return NULL;
+    }
     if (++it->idx >= x->n) {
         x = slx_next(ty, x, 0);
         it->leaf = x;
@@ -4161,6 +4403,10 @@ SLX_HOT void *slx_iter_prev(const struct slx_type *ty, struct slx_iter *it)
 {
     const struct slx_list *L = it->list;
     struct slx_leaf *x = it->leaf;
+    if (x == L->head && L->one) { /* the end <-> the singleton */
+        it->idx = !it->idx;
+        return it->idx ? L->one : NULL;
+    }
     if (x == L->head || it->idx == 0 || it->idx > x->n) {
         x = slx_prev(ty, x, 0);
         /* before the start (or an emptied list's sole leaf, which stays
@@ -4302,7 +4548,9 @@ SLX_HOT void *slx_ext_lookup_elem(const struct slx_type *ty,
 {
     unsigned i;
     struct slx_leaf *x = slx_ext_lookup(ty, L, p, &i);
-    return x ? slx_ptrs(ty, x)[i] : NULL;
+    if (x)
+        return slx_ptrs(ty, x)[i];
+    return SLX_UNLIKELY(L->one) ? slx_one_overlap(ty, L, p, p) : NULL;
 }
 
 /* name_first_overlap: the first extent overlapping [lo, hi]. *out is
@@ -4316,8 +4564,8 @@ SLX_HOT int slx_ext_overlap(const struct slx_type *ty, const struct slx_list *L,
     int rc = -EINVAL;
     if (lo <= hi) {
         struct slx_leaf *x = slx_ext_first_overlap(ty, L, lo, hi, &i);
-        e = x ? slx_ptrs(ty, x)[i] : NULL;
-        rc = x ? 0 : -ENOENT;
+        e = x ? slx_ptrs(ty, x)[i] : slx_one_overlap(ty, L, lo, hi);
+        rc = e ? 0 : -ENOENT;
     }
     if (out)
         *out = e;
@@ -4334,6 +4582,8 @@ SLX_HOT void *slx_ext_iter_overlap(const struct slx_type *ty,
     unsigned i = 0;
     struct slx_leaf *x =
         lo <= hi ? slx_ext_first_overlap(ty, L, lo, hi, &i) : NULL;
+    if (!x && lo <= hi) /* (head, 1): the singleton */
+        i = slx_one_overlap(ty, L, lo, hi) != NULL;
     void *e = slx_iter_set(ty, L, it, x ? x : L->head, i);
     it->lim = hi;
     return e;
@@ -4351,14 +4601,17 @@ SLX_HOT void *slx_ext_iter_next_overlap(const struct slx_type *ty,
     return e;
 }
 
+SLX_COLD int slx_ext_insert_one(const struct slx_type *ty, struct slx_list *L,
+                                void *e, uint64_t start, uint64_t size,
+                                void **clash);
+
 SLX_HOT int slx_ext_insert(const struct slx_type *ty, struct slx_list *L,
                            void *e, uint64_t start, uint64_t size, void **clash)
 {
     if (!e || size == 0 || size - 1 > ty->key_max - start)
         return -EINVAL;
-    int rc = slx_writable(ty, L);
-    if (rc)
-        return rc;
+    if (SLX_UNLIKELY(!L->aux))
+        return slx_ext_insert_one(ty, L, e, start, size, clash);
     uint64_t last = start + size - 1;
     unsigned char key[8];
     slx_store_u(ty, key, start);
@@ -4388,6 +4641,33 @@ SLX_HOT int slx_ext_insert(const struct slx_type *ty, struct slx_list *L,
     }
     struct slx_slotval v = {key, e, last};
     return slx_insert_at(ty, L, x, i, &v);
+}
+
+/* slx_ext_insert into a list without an aux block: the first extent
+ * becomes the singleton; one that overlaps it is refused (-EEXIST) with
+ * nothing allocated; any other moves the singleton into a leaf first,
+ * and should its own insert fail the list is the singleton again. */
+SLX_COLD int slx_ext_insert_one(const struct slx_type *ty, struct slx_list *L,
+                                void *e, uint64_t start, uint64_t size,
+                                void **clash)
+{
+    if (!L->one) {
+        slx_one_put(ty, L, e);
+        return 0;
+    }
+    void *c = slx_one_overlap(ty, L, start, start + (size - 1));
+    if (c) {
+        if (clash)
+            *clash = c;
+        return -EEXIST;
+    }
+    int rc = slx_materialize(ty, L);
+    if (rc)
+        return rc;
+    rc = slx_ext_insert(ty, L, e, start, size, clash);
+    if (rc)
+        slx_one_restore(ty, L);
+    return rc;
 }
 
 /* name_insert of the extent face: e's own start and size. */
@@ -4615,7 +4895,7 @@ SLX_COLD int slx_hole_search(const struct slx_type *ty,
  * whose extent fits in the free space of [lo, hi] (inclusive). The size
  * comes from the element, so e and its slot can never disagree; only
  * e's start is written, and only on success. */
-SLX_COLD int slx_ext_insert_hole(const struct slx_type *ty, struct slx_list *L,
+SLX_COLD int slx_ext_hole_insert(const struct slx_type *ty, struct slx_list *L,
                                  void *e, uint64_t align, uint64_t lo,
                                  uint64_t hi, int flags)
 {
@@ -4634,7 +4914,7 @@ SLX_COLD int slx_ext_insert_hole(const struct slx_type *ty, struct slx_list *L,
     if (hi - lo < size - 1)
         return -ENOSPC;
     int ok;
-    if (L->nleaves == 0)
+    if (slx_nleaves(L) == 0)
         ok = slx_fit(&r, 0, ty->key_max);
     else
         ok = slx_hole_search(ty, L, &r);
@@ -4646,7 +4926,7 @@ SLX_COLD int slx_ext_insert_hole(const struct slx_type *ty, struct slx_list *L,
     int rc = slx_writable(ty, L);
     if (rc)
         return rc;
-    if (L->nleaves == 0)
+    if (slx_nleaves(L) == 0)
         r.leaf = L->head;
     unsigned char old[8];
     ty->key_of(e, old);
@@ -4658,6 +4938,24 @@ SLX_COLD int slx_ext_insert_hole(const struct slx_type *ty, struct slx_list *L,
     rc = slx_insert_at(ty, L, r.leaf, r.slot, &v);
     if (rc)
         ty->set_start(e, slx_load_u(ty, old)); /* -ENOMEM: e as it was */
+    return rc;
+}
+
+/* name_insert_hole. The search reads leaves: a singleton's extent goes
+ * into one first, and the list is the singleton again when no extent is
+ * inserted. */
+SLX_COLD int slx_ext_insert_hole(const struct slx_type *ty, struct slx_list *L,
+                                 void *e, uint64_t align, uint64_t lo,
+                                 uint64_t hi, int flags)
+{
+    if (!L->one)
+        return slx_ext_hole_insert(ty, L, e, align, lo, hi, flags);
+    int rc = slx_materialize(ty, L);
+    if (rc)
+        return rc;
+    rc = slx_ext_hole_insert(ty, L, e, align, lo, hi, flags);
+    if (rc)
+        slx_one_restore(ty, L);
     return rc;
 }
 
@@ -4698,6 +4996,7 @@ SLX_COLD size_t slx_rank_walk(const struct slx_type *ty,
         if (i < x->n)
             break;
     }
+    r += slx_one_bound(ty, L, key, mode, 0) != NULL;
     return r;
 }
 
@@ -4778,6 +5077,8 @@ SLX_HOT void *slx_at(const struct slx_type *ty, const struct slx_list *L,
 {
     if (i >= L->count)
         return NULL;
+    if (!L->aux)
+        return L->one;
     unsigned j;
     struct slx_leaf *x = slx_at_pos(ty, L, i, &j);
     return slx_ptrs(ty, x)[j];
@@ -4814,7 +5115,7 @@ SLX_HOT int64_t slx_rank_of(const struct slx_type *ty, const struct slx_list *L,
     unsigned i;
     int rc = slx_find_elem(ty, L, e, &x, &i);
     if (rc)
-        return rc;
+        return rc == -ENOENT && e == L->one ? 0 : rc;
     return (int64_t)(slx_leaf_base(ty, L, x) + i);
 }
 
@@ -4846,6 +5147,11 @@ SLX_HOT size_t slx_ext_count_range(const struct slx_type *ty,
     struct slx_leaf *x = slx_ext_lookup(ty, L, lo, &i);
     if (x && slx_load_u(ty, slx_key(ty, x, i)) < lo)
         n++;
+    if (!x && slx_one_overlap(ty, L, lo, lo)) {
+        unsigned char k[8];
+        ty->key_of(L->one, k);
+        n += slx_load_u(ty, k) < lo;
+    }
     return n;
 }
 
@@ -4853,8 +5159,8 @@ SLX_HOT size_t slx_ext_count_range(const struct slx_type *ty,
 SLX_HOT void *slx_iter_at(const struct slx_type *ty, const struct slx_list *L,
                           struct slx_iter *it, size_t i)
 {
-    if (i >= L->count)
-        return slx_iter_set(ty, L, it, L->head, 0);
+    if (i >= L->count || !L->aux) /* (head, 1): the singleton */
+        return slx_iter_set(ty, L, it, L->head, i < L->count);
     unsigned j;
     struct slx_leaf *x = slx_at_pos(ty, L, i, &j);
     return slx_iter_set(ty, L, it, x, j);
@@ -5015,8 +5321,8 @@ SLX_HOT int slx_build(const struct slx_type *ty, struct slx_list *L,
     if (n == 0)
         return 0;
     int had_aux = L->aux != NULL;
-    if (L->nleaves) /* an emptied list's sole leaf: start from none */
-        slx_clear(ty, L, NULL, NULL);
+    if (slx_nleaves(L)) /* an emptied list's sole leaf: start from none */
+        slx_clear_leaves(ty, L, NULL, NULL);
     int rc = slx_writable(ty, L);
     if (rc)
         return rc;
@@ -5106,6 +5412,26 @@ SLX_HOT unsigned slx_range_end(const struct slx_type *ty,
     return j > i ? j : i;
 }
 
+/* slx_erase_range of a singleton (lo <= hi). */
+SLX_COLD size_t slx_one_erase_range(const struct slx_type *ty,
+                                    struct slx_list *L, const void *lo,
+                                    const void *hi, void (*fn)(void *, void *),
+                                    void *arg)
+{
+    void *e;
+    if (slx_is_extent(ty))
+        e = slx_one_overlap(ty, L, slx_load_u(ty, lo), slx_load_u(ty, hi));
+    else
+        e = slx_one_bound(ty, L, lo, SLX_LT, 1) &&
+                    slx_one_bound(ty, L, hi, SLX_LE, 0)
+                ? L->one
+                : NULL;
+    if (!e)
+        return 0;
+    slx_one_clear(ty, L, fn, arg);
+    return 1;
+}
+
 /* name_erase_range: every element with its key in [lo, hi] (extent face:
  * every extent overlapping it) leaves the list, then fn(e, arg) is called
  * for each, in key order, a leaf's worth at a time. Leaves wholly inside
@@ -5118,6 +5444,8 @@ SLX_COLD size_t slx_erase_range(const struct slx_type *ty, struct slx_list *L,
 {
     if (L->count == 0 || ty->less(hi, lo))
         return 0;
+    if (!L->aux)
+        return slx_one_erase_range(ty, L, lo, hi, fn, arg);
     slx_count_flush(ty, L);
     unsigned i;
     struct slx_leaf *x;
@@ -5368,10 +5696,10 @@ SLX_COLD int slx_check_node(const struct slx_type *ty, const struct slx_list *L,
 SLX_COLD int slx_check_index(const struct slx_type *ty,
                              const struct slx_list *L, char *why, size_t len)
 {
-    int want_root = L->nleaves >= 2 && slx_max_index(ty) > 0;
+    int want_root = slx_nleaves(L) >= 2 && slx_max_index(ty) > 0;
     if (!L->root != !want_root)
         return slx_fail(why, len, "index %s with %zu leaves",
-                        L->root ? "present" : "missing", L->nleaves);
+                        L->root ? "present" : "missing", slx_nleaves(L));
     size_t nst = 0;
     for (const struct slx_inode *P = L->aux->stash; P; P = P->parent)
         nst++;
@@ -5397,9 +5725,9 @@ SLX_COLD int slx_check_index(const struct slx_type *ty,
     int rc = slx_check_node(ty, L, L->root, NULL, 1, &c, &sum, &below);
     if (rc)
         return rc;
-    if (c.want != L->head || c.leaves != L->nleaves)
+    if (c.want != L->head || c.leaves != slx_nleaves(L))
         return slx_fail(why, len, "index reaches %zu of %zu leaves", c.leaves,
-                        (size_t)L->nleaves);
+                        (size_t)slx_nleaves(L));
     return 0;
 }
 
@@ -5414,11 +5742,14 @@ SLX_COLD int slx_check_unwritten(const struct slx_type *ty,
         return slx_fail(why, len, "no aux block, but a head of its own");
     if (slx_next(ty, h, 0) != h || slx_prev(ty, h, 0) != h)
         return slx_fail(why, len, "the shared empty head links elsewhere");
-    if (L->root || L->count || L->nleaves)
+    if (L->root || L->count != (L->one != NULL))
         return slx_fail(why, len,
-                        "no aux block, but %zu elements in %zu "
-                        "leaves",
-                        L->count, L->nleaves);
+                        "no aux block, but %zu elements (%s singleton)",
+                        L->count, L->one ? "a" : "no");
+    if (L->one && slx_is_queue(ty) &&
+        (slx_hook(ty, L->one)->leaf != (const void *)h ||
+         slx_hook(ty, L->one)->list != L))
+        return slx_fail(why, len, "the singleton's hook is stale");
     return 0;
 }
 
@@ -5433,6 +5764,8 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
                         (size_t)(h->level), (size_t)(h->n));
     if (!L->aux)
         return slx_check_unwritten(ty, L, why, len);
+    if (L->one)
+        return slx_fail(why, len, "a singleton beside an aux block");
     if (L->aux->top > slx_max_index(ty))
         return slx_fail(why, len, "top %zu above max level %zu",
                         (size_t)(L->aux->top), (size_t)(ty->max_level));
@@ -5442,16 +5775,17 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
     for (struct slx_leaf *x = slx_next(ty, h, 0); x != h;
          x = slx_next(ty, x, 0)) {
         nleaves++;
-        if (nleaves > L->nleaves + 1)
+        if (nleaves > slx_nleaves(L) + 1)
             return slx_fail(why, len, "level 0 longer than %zu leaves",
-                            (size_t)(L->nleaves));
+                            (size_t)(slx_nleaves(L)));
         if (slx_prev(ty, x, 0) != prevleaf)
             return slx_fail(why, len, "leaf %zu: prev link broken on level %zu",
                             nleaves, (size_t)(0));
-        int sole_empty = x->n == 0 && L->count == 0 && L->nleaves == 1 &&
+        int sole_empty = x->n == 0 && L->count == 0 && slx_nleaves(L) == 1 &&
                          !slx_is_extent(ty); /* kept when the list empties */
         if (x->cap != ty->kpn &&
-            (L->nleaves != 1 || x->cap < slx_first_cap(ty) || x->cap > ty->kpn))
+            (slx_nleaves(L) != 1 || x->cap < slx_first_cap(ty) ||
+             x->cap > ty->kpn))
             return slx_fail(why, len, "leaf %zu has room for %zu slots",
                             nleaves, (size_t)(x->cap));
         if ((x->n == 0 && !sole_empty) || x->n > x->cap)
@@ -5548,10 +5882,10 @@ SLX_COLD int slx_check(const struct slx_type *ty, const struct slx_list *L,
     if (count != L->count)
         return slx_fail(why, len, "count %zu but %zu slots linked",
                         (size_t)(L->count), count);
-    if (nleaves != L->nleaves)
+    if (nleaves != slx_nleaves(L))
         return slx_fail(why, len, "nleaves %zu but %zu linked",
-                        (size_t)(L->nleaves), nleaves);
-    if (slx_is_extent(ty) && L->nleaves > 0) {
+                        (size_t)(slx_nleaves(L)), nleaves);
+    if (slx_is_extent(ty) && slx_nleaves(L) > 0) {
         struct slx_runs r = slx_leaf_runs(ty, L, h);
         if (memcmp(slx_gap(ty, h, 0), &r, sizeof(r)) != 0)
             return slx_fail(why, len, "gap summary of the head's run wrong");

@@ -216,11 +216,11 @@ static void m_count(struct ccm *m, struct cc_break *b)
 }
 static void m_nleaves(struct ccm *m, struct cc_break *b)
 {
-    CC_SET(b, m->sl.nleaves, m->sl.nleaves + 1);
+    CC_SET(b, m->sl.aux->nleaves, m->sl.aux->nleaves + 1);
 }
 static void m_nleaves_short(struct ccm *m, struct cc_break *b)
 {
-    CC_SET(b, m->sl.nleaves, (size_t)1);
+    CC_SET(b, m->sl.aux->nleaves, (size_t)1);
 }
 static void m_no_root(struct ccm *m, struct cc_break *b)
 {

@@ -789,7 +789,7 @@ Test(pq, drain_keeps_tall_sole_leaf_clean)
         for (unsigned i = 0; i < n; i++)
             cr_assert_not_null(tpq_k4_pop(&q));
         cr_assert_eq(tpq_k4_count(&q), 0);
-        cr_assert_eq(q.sl.nleaves, 1, "the last leaf is kept");
+        cr_assert_eq(slx_nleaves(&q.sl), 1, "the last leaf is kept");
         cr_assert_null(q.sl.root, "a drained queue keeps no index");
         if (top > 1)
             tall_seen++;
@@ -833,7 +833,7 @@ Test(pq, seek_in_one_leaf_queue_and_after_split)
         v[i].key = 50 - 10 * i; /* 50, 40, 30, 20, 10 */
         cr_assert_eq(tpq_def_push(&q, &v[i]), 0);
     }
-    cr_assert_eq(q.sl.nleaves, 1);
+    cr_assert_eq(slx_nleaves(&q.sl), 1);
     cr_assert_eq(tpq_def_check(&q, why, sizeof why), 0, "%s", why);
     cr_assert_eq(seek_key(&q, 20), 20);
     cr_assert_eq(seek_key(&q, 5), 10);
@@ -848,14 +848,14 @@ Test(pq, seek_in_one_leaf_queue_and_after_split)
         cr_assert_eq(tpq_def_check(&q, why, sizeof why), 0, "push %u: %s", i,
                      why);
     }
-    cr_assert_gt(q.sl.nleaves, 1);
+    cr_assert_gt(slx_nleaves(&q.sl), 1);
     cr_assert_eq(seek_key(&q, 5), 11);
     cr_assert_eq(seek_key(&q, 15), 15);
     cr_assert_eq(seek_key(&q, 21), 30);
     cr_assert_eq(seek_key(&q, 1000), 1014);
     cr_assert_eq(seek_key(&q, 1000 + N), UINT64_MAX);
     /* Drain back to one leaf: the copies may go stale again, seeks not. */
-    while (q.sl.nleaves > 1)
+    while (slx_nleaves(&q.sl) > 1)
         cr_assert_not_null(tpq_def_pop(&q));
     cr_assert_eq(tpq_def_check(&q, why, sizeof why), 0, "%s", why);
     struct pq_item *f = tpq_def_peek(&q);

@@ -262,7 +262,7 @@ static void run_map(void)
             }
         }
         checked(pmap_check(&sl, why, sizeof(why)), why);
-        if (sl.sl.aux->top > deepest)
+        if (sl.sl.aux && sl.sl.aux->top > deepest)
             deepest = sl.sl.aux->top;
         map_probe(&sl, 2 * touched);
         map_probe(&sl, 2 * touched + 1);
@@ -547,7 +547,7 @@ static void run_extent(void)
             ext_own((unsigned)(e - exts), false);
         }
         checked(pext_check(&sl, why, sizeof(why)), why);
-        if (sl.sl.aux->top > deepest)
+        if (sl.sl.aux && sl.sl.aux->top > deepest)
             deepest = sl.sl.aux->top;
         if (e->start < SPACE) {
             if (e->start > 0)
