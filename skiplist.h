@@ -4920,22 +4920,20 @@ SLX_COLD int slx_ext_hole_insert(const struct slx_type *ty, struct slx_list *L,
         ok = slx_hole_search(ty, L, &r);
     if (!ok)
         return -ENOSPC;
-    /* Only a call that will insert allocates the aux block (-ENOSPC on a
-     * list never written to leaves it owning nothing); an empty list's
-     * hole then goes after its new head. */
-    int rc = slx_writable(ty, L);
-    if (rc)
-        return rc;
-    if (slx_nleaves(L) == 0)
-        r.leaf = L->head;
     unsigned char old[8];
     ty->key_of(e, old);
     ty->set_start(e, r.found);
+    if (!L->aux) { /* (empty: see slx_ext_insert_hole) the singleton */
+        slx_one_put(ty, L, e);
+        return 0;
+    }
+    if (slx_nleaves(L) == 0) /* an emptied list: after its head */
+        r.leaf = L->head;
     /* The search found the slot too: no second descent. */
     unsigned char key[8];
     slx_store_u(ty, key, r.found);
     struct slx_slotval v = {key, e, r.found + (size - 1)};
-    rc = slx_insert_at(ty, L, r.leaf, r.slot, &v);
+    int rc = slx_insert_at(ty, L, r.leaf, r.slot, &v);
     if (rc)
         ty->set_start(e, slx_load_u(ty, old)); /* -ENOMEM: e as it was */
     return rc;

@@ -311,6 +311,17 @@ Test(singleton, extent_answers_as_a_leaf)
     cr_assert_eq(sgl_ext_insert(&s, &e, NULL), 0);
     cr_assert_eq(sgl_ext_erase_range(&s, 60, 100, NULL, NULL), 0);
     cr_assert_eq(sgl_ext_erase_range(&s, 59, 100, NULL, NULL), 1);
+    /* a hole in an empty list makes the singleton too */
+    struct sgl_ext h;
+    struct sgl_span he = {0, 8};
+    cr_assert_eq(sgl_ext_init(&h, NULL, 1), 0);
+    cr_assert_eq(
+        sgl_ext_insert_hole(&h, &he, 16, 100, 1000, SKIPLIST_HOLE_HIGHEST), 0);
+    cr_assert_eq(he.start, 992);
+    cr_assert_eq(sgl_ext_bytes(&h), 0);
+    cr_assert_eq(sgl_ext_lookup(&h, 999), &he);
+    SGL_CHECK(sgl_ext, &h, "hole singleton");
+    sgl_ext_destroy(&h, NULL, NULL);
     sgl_ext_destroy(&s, NULL, NULL);
     sgl_ext_destroy(&r, NULL, NULL);
     cr_assert_eq(ta.live, 0);
