@@ -1399,11 +1399,15 @@ SLX_HOT size_t slx_nleaves(const struct slx_list *L)
     return L->aux ? L->aux->nleaves : 0;
 }
 
-/* Whether L is one leaf, from the head's links: the queue fast paths
- * ask, and they read those links anyway (no load of the aux block). */
+/* Whether L is one leaf: no index (which exists from two leaves on,
+ * slx_check_index) and a first leaf. The queue fast paths ask, and they
+ * read L->root's line and the head's link anyway (no load of the aux
+ * block). An instance without index levels compares the head's links. */
 SLX_HOT int slx_sole_leaf(const struct slx_type *ty, const struct slx_list *L)
 {
     const struct slx_leaf *h = L->head, *f = slx_next(ty, h, 0);
+    if (slx_max_index(ty) > 0)
+        return !L->root && f != h;
     return f != h && f == slx_prev(ty, h, 0);
 }
 
@@ -1412,8 +1416,7 @@ SLX_HOT int slx_sole_leaf(const struct slx_type *ty, const struct slx_list *L)
 /* e becomes L's singleton: a list without an aux block and no element.
  * A queue's hook names L, and its leaf is the instance's empty head: not
  * NULL, so that e counts as queued, and no leaf of any list. */
-SLX_COLD void slx_one_put(const struct slx_type *ty, struct slx_list *L,
-                          void *e)
+SLX_HOT void slx_one_put(const struct slx_type *ty, struct slx_list *L, void *e)
 {
     L->one = e;
     L->count = 1;
@@ -1424,7 +1427,7 @@ SLX_COLD void slx_one_put(const struct slx_type *ty, struct slx_list *L,
 }
 
 /* The singleton leaves: L is empty again, still without an aux block. */
-SLX_COLD void *slx_one_take(const struct slx_type *ty, struct slx_list *L)
+SLX_HOT void *slx_one_take(const struct slx_type *ty, struct slx_list *L)
 {
     void *e = L->one;
     if (e) {
@@ -4142,7 +4145,7 @@ SLX_HOT int slx_erase_key(const struct slx_type *ty, struct slx_list *L,
 SLX_HOT int slx_push_small(const struct slx_type *ty, struct slx_list *L,
                            void *e)
 {
-    if (!slx_sole_leaf(ty, L))
+    if (SLX_UNLIKELY(!slx_sole_leaf(ty, L)))
         return 0;
     struct slx_leaf *x = slx_next(ty, L->head, 0);
     if (x->n >= x->cap || x->dead) /* tombstones: see slx_place */
@@ -4171,14 +4174,24 @@ SLX_HOT int slx_push_small(const struct slx_type *ty, struct slx_list *L,
  * bits outside it are clear); a sole leaf's first key has no copies to
  * refresh (slx_sole_queue_leaf). Every push into an empty queue takes it,
  * and nearly every one at two queued (one element left after the pop, and
- * the pop freed the slot before it). Returns 0 when it has not pushed.
+ * the pop freed the slot before it); a queue that has held at most one
+ * element keeps it as the singleton, here too. Returns 0 when it has not
+ * pushed.
  * Small, with no calls, so that it inlines into a caller's loop without
  * saving registers. */
 SLX_HOT int slx_push_edge(const struct slx_type *ty, struct slx_list *L,
                           void *e)
 {
-    if (!slx_is_queue(ty) || !slx_sole_leaf(ty, L))
+    if (!slx_is_queue(ty))
         return 0;
+    if (SLX_UNLIKELY(!slx_sole_leaf(ty, L))) { /* an empty list without
+                                                * its block takes e as its
+                                                * singleton */
+        if (L->aux || L->one)
+            return 0;
+        slx_one_put(ty, L, e);
+        return 1;
+    }
     struct slx_leaf *x = slx_next(ty, L->head, 0);
     unsigned n = x->n, off = n ? x->off : 0u, s;
     unsigned char key[SLX_KEY_MAX];
@@ -4208,8 +4221,10 @@ SLX_HOT int slx_push_edge(const struct slx_type *ty, struct slx_list *L,
  * copies to refresh: a sole leaf never has (docs/lab-notes.md). */
 SLX_HOT void *slx_pop_edge(const struct slx_type *ty, struct slx_list *L)
 {
-    if (!slx_is_queue(ty) || !slx_sole_leaf(ty, L))
+    if (!slx_is_queue(ty))
         return NULL;
+    if (SLX_UNLIKELY(!slx_sole_leaf(ty, L))) /* (a singleton, or NULL) */
+        return L->aux ? NULL : slx_one_take(ty, L);
     struct slx_leaf *x = slx_next(ty, L->head, 0);
     unsigned n = x->n, off = x->off;
     if (n == 0 || x->dead)
@@ -4233,7 +4248,7 @@ SLX_HOT void *slx_pop_edge(const struct slx_type *ty, struct slx_list *L)
 SLX_HOT int slx_remove_small(const struct slx_type *ty, struct slx_list *L,
                              void *e)
 {
-    if (!slx_is_queue(ty) || !slx_sole_leaf(ty, L))
+    if (!slx_is_queue(ty) || SLX_UNLIKELY(!slx_sole_leaf(ty, L)))
         return 0;
     struct slx_leaf *x = slx_get_hook(ty, e);
     if (!x || slx_hook(ty, e)->list != L || x->n > 16 || x->dead)
