@@ -1382,10 +1382,11 @@ SLX_COLD void slx_clear_leaves(const struct slx_type *ty, struct slx_list *L,
                                void (*fn)(void *, void *), void *arg);
 SLX_COLD void slx_free_aux(const struct slx_type *ty, struct slx_list *L);
 
-/* Every write that may add an element, or that works on leaves, starts
- * here: a list without an aux block gets one, and a singleton's element
- * moves into a leaf (slx_materialize; -ENOMEM leaves the list as it
- * was). */
+/* A write that works on leaves (a build) starts here: a list without an
+ * aux block gets one, and a singleton's element moves into a leaf
+ * (slx_materialize; -ENOMEM leaves the list as it was). Inserts of one
+ * element meet a list without its block in slx_insert_begin,
+ * slx_ext_insert_one and slx_ext_insert_hole instead. */
 SLX_HOT int slx_writable(const struct slx_type *ty, struct slx_list *L)
 {
     if (SLX_LIKELY(L->aux != NULL))
@@ -4248,8 +4249,10 @@ SLX_HOT void *slx_pop_edge(const struct slx_type *ty, struct slx_list *L)
 SLX_HOT int slx_remove_small(const struct slx_type *ty, struct slx_list *L,
                              void *e)
 {
-    if (!slx_is_queue(ty) || SLX_UNLIKELY(!slx_sole_leaf(ty, L)))
+    if (!slx_is_queue(ty))
         return 0;
+    if (SLX_UNLIKELY(!slx_sole_leaf(ty, L))) /* the singleton is e, or 0 */
+        return !L->aux && e == L->one && slx_one_take(ty, L);
     struct slx_leaf *x = slx_get_hook(ty, e);
     if (!x || slx_hook(ty, e)->list != L || x->n > 16 || x->dead)
         return 0;
