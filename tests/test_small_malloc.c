@@ -151,9 +151,11 @@ Test(singleton, map_answers_as_a_leaf)
     SKIPLIST_FOREACH_SAFE (sgl_map, &s, it, x, tmp)
         seen += x == &e;
     cr_assert_eq(seen, 3);
-    /* a clash leaves the singleton one */
+    /* a clash leaves the singleton one, refused before any malloc */
     struct sgl_item *existing = NULL;
+    unsigned long calls = tm_calls;
     cr_assert_eq(sgl_map_insert(&s, &other, &existing), -EEXIST);
+    cr_assert_eq(tm_calls, calls, "a clash called malloc");
     cr_assert_eq(existing, &e);
     cr_assert_eq(sgl_map_bytes(&s), 0);
     SGL_CHECK(sgl_map, &s, "after the clash");
@@ -289,13 +291,15 @@ Test(singleton, extent_answers_as_a_leaf)
                          sgl_ext_iter_next_overlap(&ir));
         }
     }
-    /* clashes leave it one */
+    /* clashes leave it one, refused before any malloc */
     struct sgl_span c1 = {59, 5}, c2 = {40, 11}, *clash = NULL;
+    unsigned long calls = tm_calls;
     cr_assert_eq(sgl_ext_insert(&s, &c1, &clash), -EEXIST);
     cr_assert_eq(clash, &e);
     clash = NULL;
     cr_assert_eq(sgl_ext_insert(&s, &c2, &clash), -EEXIST);
     cr_assert_eq(clash, &e);
+    cr_assert_eq(tm_calls, calls, "a clash called malloc");
     cr_assert_eq(sgl_ext_bytes(&s), 0);
     /* a hole search sees the singleton's extent */
     struct sgl_span hs = {0, 20}, hr = {0, 20};
