@@ -55,9 +55,10 @@ struct skiplist_allocator;
  * \brief Sets up an empty list.
  *
  * Call before any other function on `sl`; `sl` needs no zeroing. With
- * the default allocator nothing is allocated until the first insert, and
- * init cannot fail; with a caller's allocator, init allocates the list's
- * bookkeeping block (level 2) there, which may fail.
+ * the default allocator nothing is allocated until the second insert (a
+ * list's first element stays in `struct name` itself), and init cannot
+ * fail; with a caller's allocator, init allocates the list's bookkeeping
+ * block (level 2) there, which may fail.
  * \param sl   the list to set up
  * \param a    node allocator, copied into the list; NULL selects the
  *             default allocator (malloc while the list is small, then
@@ -93,8 +94,9 @@ void name_destroy(struct name *sl, void (*fn)(T *e, void *arg), void *arg);
  * \brief Empties the list, which stays usable.
  *
  * As `name_destroy()` (a queue's elements leave unhooked too), but the
- * list remains set up: its bookkeeping block stays; the pool and the
- * leaves go back to the allocator.
+ * list remains set up: the pool and the leaves go back to the allocator;
+ * with the default allocator the bookkeeping block goes too (the list
+ * then holds no memory, as a new one), with a caller's it stays.
  * \param sl  the list
  * \param fn  called once per element, in key order; NULL for none
  * \param arg passed to `fn`
@@ -125,8 +127,9 @@ bool name_empty(const struct name *sl);
  * `sizeof(struct name)` (48 bytes on 64-bit targets, every face) is not
  * included, nor are the free chunks the program keeps for reuse
  * (`SKIPLIST_CHUNK_CACHE`, `skiplist_release_cache()`). 0 until the list
- * allocates its bookkeeping block: at its first insert, or in `name_init()`
- * with a caller's allocator. \param sl the list \return bytes allocated for
+ * allocates its bookkeeping block: at its second insert (or after
+ * `name_clear()`, the second insert since), or in `name_init()` with a
+ * caller's allocator. \param sl the list \return bytes allocated for
  * `sl` and not yet freed (elements excluded) \complexity O(1)
  */
 size_t name_bytes(const struct name *sl);
