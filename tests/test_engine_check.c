@@ -295,6 +295,11 @@ static void m_unwritten_count(struct ccm *m, struct cc_break *b)
 {
     CC_SET(b, m->sl.count, (size_t)1);
 }
+/* A list with its block that still claims a singleton. */
+static void m_one_with_block(struct ccm *m, struct cc_break *b)
+{
+    CC_SET(b, m->sl.one, (void *)m);
+}
 static void m_unwritten_head(struct ccm *m, struct cc_break *b)
 {
     static struct slx_leaf own; /* a head's fields: level 1, empty */
@@ -336,6 +341,8 @@ static const struct cc_map_case cc_map_cases[] = {
     {"unwritten, count", 0, "no aux block, but 1 elements", m_unwritten_count},
     {"unwritten, head", 0, "no aux block, but a head of its own",
      m_unwritten_head},
+    {"singleton and block", 3, "a singleton beside an aux block",
+     m_one_with_block},
 };
 
 Test(cov_check, map_every_diagnosis)
@@ -583,6 +590,29 @@ static const struct {
     {"dead", "leaf 1 counts 1 tombstones", q_dead},
     {"tombs", "leaf 1: tombstone bits wrong", q_tombs},
 };
+
+/* A queue's singleton whose hook names another list. */
+Test(cov_check, queue_singleton_hook)
+{
+    static struct cc_task t;
+    struct ccq q;
+    char why[256] = "";
+    cr_assert_eq(ccq_init(&q, NULL, 5), 0);
+    skiplist_hook_init(&t.hook);
+    cr_assert_eq(ccq_push(&q, &t), 0);
+    cr_assert_eq(ccq_bytes(&q), 0, "not a singleton");
+    cr_assert_eq(ccq_check(&q, why, sizeof why), 0, "%s", why);
+    struct cc_break b = {.n = 0};
+    CC_SET(&b, t.hook.list, (void *)&cc_other.sl);
+    cc_apply(&b);
+    int rc = ccq_check(&q, why, sizeof why);
+    cc_undo(&b);
+    cr_expect_eq(rc, -EINVAL, "check returned %d", rc);
+    cr_expect(strstr(why, "the singleton's hook is stale") != NULL, "\"%s\"",
+              why);
+    cr_assert_eq(ccq_check(&q, why, sizeof why), 0, "undone: %s", why);
+    ccq_destroy(&q, NULL, NULL);
+}
 
 Test(cov_check, queue_every_diagnosis)
 {

@@ -315,6 +315,38 @@ Test(singleton, extent_answers_as_a_leaf)
     cr_assert_eq(sgl_ext_insert(&s, &e, NULL), 0);
     cr_assert_eq(sgl_ext_erase_range(&s, 60, 100, NULL, NULL), 0);
     cr_assert_eq(sgl_ext_erase_range(&s, 59, 100, NULL, NULL), 1);
+    /* a hole search on a singleton that fails leaves the singleton:
+     * no room (-ENOSPC), or no memory to move it into a leaf */
+    struct sgl_ext k;
+    struct sgl_span ke = {50, 10}, kh = {0, 8};
+    cr_assert_eq(sgl_ext_init(&k, NULL, 1), 0);
+    cr_assert_eq(sgl_ext_insert(&k, &ke, NULL), 0);
+    cr_assert_eq(sgl_ext_insert_hole(&k, &kh, 1, 45, 64, SKIPLIST_HOLE_LOWEST),
+                 -ENOSPC);
+    cr_assert_eq(sgl_ext_bytes(&k), 0);
+    tm_fail_nth(1);
+    cr_assert_eq(sgl_ext_insert_hole(&k, &kh, 1, 0, 100, SKIPLIST_HOLE_LOWEST),
+                 -ENOMEM);
+    tm_fail_nth(0);
+    cr_assert_eq(sgl_ext_bytes(&k), 0);
+    cr_assert_eq(sgl_ext_count(&k), 1);
+    SGL_CHECK(sgl_ext, &k, "hole refused");
+    cr_assert_eq(sgl_ext_insert_hole(&k, &kh, 1, 0, 100, SKIPLIST_HOLE_LOWEST),
+                 0);
+    cr_assert_eq(kh.start, 0);
+    sgl_ext_destroy(&k, NULL, NULL);
+
+    /* erase_range of an extent singleton: by overlap */
+    struct sgl_ext g;
+    cr_assert_eq(sgl_ext_init(&g, NULL, 1), 0);
+    cr_assert_eq(sgl_ext_insert(&g, &e, NULL), 0);
+    cr_assert_eq(sgl_ext_erase_range(&g, 60, 70, NULL, NULL), 0);
+    cr_assert_eq(sgl_ext_erase_range(&g, 0, 49, NULL, NULL), 0);
+    cr_assert_eq(sgl_ext_erase_range(&g, 55, 55, NULL, NULL), 1);
+    cr_assert_eq(sgl_ext_count(&g), 0);
+    cr_assert_eq(sgl_ext_bytes(&g), 0);
+    SGL_CHECK(sgl_ext, &g, "erased singleton");
+    sgl_ext_destroy(&g, NULL, NULL);
     /* a hole in an empty list makes the singleton too */
     struct sgl_ext h;
     struct sgl_span he = {0, 8};
