@@ -67,7 +67,8 @@
  *                        (-> slx_inode_search per level), slx_leaf_search
  *   name_lower_bound     slx_bound_elem -> slx_bound   (upper_bound too)
  *   name_floor, _below   slx_floor
- *   name_insert          slx_insert_unique -> slx_insert_slot -> slx_place
+ *   name_insert          slx_insert_unique -> slx_append (past the end)
+ *                        | slx_insert_slot -> slx_place
  *                        | slx_insert_at -> slx_shift_room | slx_split
  *                        -> slx_index_reserve, slx_link_leaf
  *                        -> slx_index_insert
@@ -103,7 +104,8 @@
  *   count upkeep         insert / erase: slx_descend_path records the
  *                        counts, slx_count_step adds to them (the last
  *                        leaf: its waits flag, slx_count_flush); shifts and
- *                        merges -> slx_count_move; splits -> slx_count_linked;
+ *                        merges -> slx_count_move; splits -> slx_count_linked
+ *                        (an append's: slx_count_carry);
  *                        drops -> slx_count_up_full, slx_count_dirty
  *   name_check           slx_check -> slx_check_index -> slx_check_node
  *   name_init / _clear / _destroy   slx_init / slx_clear / slx_destroy
@@ -2645,6 +2647,37 @@ SLX_HOT void slx_count_step(const struct slx_type *ty, struct slx_list *L,
     slx_count_step_slow(ty, L, x, delta);
 }
 
+/* Whether inserting at (x, i) appends to the waiting last leaf, full:
+ * slx_split will start a new last leaf after it, and may hand it the
+ * wait (slx_count_carry) rather than flush it first. A shift into the
+ * leaf before flushes (slx_shift_room). */
+SLX_HOT bool slx_appends_waiting(const struct slx_type *ty,
+                                 const struct slx_leaf *x, unsigned i)
+{
+    return slx_is_ranked(ty) && x->waits && x->n == ty->kpn && i == ty->kpn;
+}
+
+/* Full last leaf x, waiting, was split by an append: y, empty, was linked
+ * after it as a new entry of x's own node (level 1, no node split) and is
+ * the last leaf now. Every count on the last leaf's path but x's own entry
+ * is still short by what x's were; x's entry, off that path now, gets it,
+ * and y's new entry is made short by as much (mod 2^64), so y waits in
+ * x's place with nothing climbed: ascending loads flush no path. */
+SLX_COLD void slx_count_carry(const struct slx_type *ty, struct slx_list *L,
+                              struct slx_leaf *x, struct slx_leaf *y)
+{
+    size_t short_by = x->n - L->aux->rknown;
+    struct slx_inode *P = x->parent;
+    unsigned j = P->n - 1u; /* y's entry: its node's last, x's before it */
+    y->pos = j;
+    x->pos = j - 1u;
+    *slx_icount(ty, P, j - 1u) += short_by;
+    *slx_icount(ty, P, j) -= short_by;
+    x->waits = 0;
+    y->waits = 1;
+    L->aux->rknown = y->n - short_by;
+}
+
 /* m slots moved from leaf a to leaf b (both linked, shape unchanged). */
 SLX_COLD void slx_count_move(const struct slx_type *ty, struct slx_leaf *a,
                              struct slx_leaf *b, unsigned m)
@@ -3453,6 +3486,7 @@ SLX_COLD struct slx_leaf *slx_shift_room(const struct slx_type *ty,
             m = *i;
         if (m == 0)
             return NULL;
+        slx_count_flush(ty, L); /* x may wait (slx_appends_waiting) */
         slx_compact(ty, pv);
         slx_move_slots(ty, pv, pv->n, x, 0, m);
         slx_move_slots(ty, x, 0, x, m, x->n - m);
@@ -3513,8 +3547,18 @@ SLX_COLD struct slx_leaf *slx_split(const struct slx_type *ty,
     size_t moved = x->parent ? y->n : 0;
     struct slx_dirty d;
     d.n = 0;
-    slx_link_leaf(ty, L, x, y, slx_random_level(ty, L), &d);
-    if (slx_is_ranked(ty))
+    unsigned h = slx_random_level(ty, L);
+    /* An append to the waiting last leaf (slx_appends_waiting) hands the
+     * wait to y when y's entry goes into x's node alone; any other link
+     * reshapes the last leaf's path, which must be exact first. */
+    bool carry = slx_is_ranked(ty) && x->waits && h == 1 &&
+                 x->parent->n < x->parent->cap;
+    if (slx_is_ranked(ty) && x->waits && !carry)
+        slx_count_flush_slow(ty, L, x);
+    slx_link_leaf(ty, L, x, y, h, &d);
+    if (carry)
+        slx_count_carry(ty, L, x, y);
+    else if (slx_is_ranked(ty))
         slx_count_linked(ty, x, y, &d, moved);
     if (slx_is_extent(ty)) {
         slx_gap_fix(ty, L, x);
@@ -3580,7 +3624,8 @@ SLX_COLD int slx_insert_at(const struct slx_type *ty, struct slx_list *L,
                            struct slx_leaf *x, unsigned i,
                            const struct slx_slotval *v)
 {
-    slx_count_flush(ty, L);
+    if (!slx_appends_waiting(ty, x, i))
+        slx_count_flush(ty, L);
     struct slx_leaf *h = L->head;
     if (x == h) {
         x = slx_next(ty, h, 0);
@@ -3730,6 +3775,24 @@ SLX_HOT int slx_insert_begin(const struct slx_type *ty, struct slx_list *L,
 SLX_COLD int slx_insert_begun(const struct slx_type *ty, struct slx_list *L,
                               void *e, void **existing, int unique, int rc);
 
+/* e, whose key is past every key in the list, at the end of x, the last
+ * leaf, which has room (the ordered index: no window, no tombstones, no
+ * clash to look for): an ascending load's every insert but the splits',
+ * in a few stores and no branch on i, unlike slx_place. */
+SLX_HOT int slx_append(const struct slx_type *ty, struct slx_list *L,
+                       struct slx_leaf *x, void *e, const unsigned char *key)
+{
+    unsigned n = x->n;
+    void **p = slx_ptrs(ty, x) + n; /* (before the key's store, which the
+                                     * compiler cannot tell from x->cap) */
+    memcpy(slx_key(ty, x, n), key, ty->ks);
+    *p = e;
+    x->n = (uint16_t)(n + 1u);
+    slx_count_step(ty, L, x, NULL, 1);
+    slx_added(ty, L, e);
+    return 0;
+}
+
 /* slx_insert_unique through a descent from the root: the key goes before
  * the last leaf's first. A ranked instance's descent records the counts
  * it passes (struct slx_path). */
@@ -3760,10 +3823,14 @@ SLX_HOT int slx_insert_unique(const struct slx_type *ty, struct slx_list *L,
     unsigned i;
     if (x == L->head || x->n == 0 || !ty->less(slx_keys(ty, x), key))
         return slx_insert_descend(ty, L, e, key, existing);
-    if (ty->less(slx_key(ty, x, x->n - 1u), key))
+    if (ty->less(slx_key(ty, x, x->n - 1u), key)) {
+        if (!slx_is_queue(ty) && !slx_is_extent(ty) &&
+            SLX_LIKELY(x->n < x->cap))
+            return slx_append(ty, L, x, e, key);
         i = x->n; /* (a queue's last slot is never a tombstone) */
-    else
+    } else {
         i = slx_leaf_search(ty, x, key, SLX_LT);
+    }
     return slx_insert_unique_at(ty, L, e, key, x, i, NULL, existing);
 }
 
