@@ -633,6 +633,16 @@ SLX_HOT void **slx_ptrs0(const struct slx_type *ty, const struct slx_leaf *x)
     return (void **)(void *)(slx_keys0(ty, x) + slx_ptrs_off(ty, x));
 }
 
+/* slx_ptrs0 for a queue's fast paths, which only touch a sole leaf: a
+ * small queue's is a small leaf (cap < kpn), on which slx_ptrs_off's
+ * branch jumps out of line and back on every access. Here the offset is
+ * computed; cap shares the line of the n and off those paths wait for. */
+SLX_HOT void **slx_sole_ptrs0(const struct slx_type *ty,
+                              const struct slx_leaf *x)
+{
+    return (void **)(void *)(slx_keys0(ty, x) + slx_keys_bytes(ty, x->cap));
+}
+
 /* Logical slot 0 onwards. */
 SLX_HOT unsigned char *slx_keys(const struct slx_type *ty,
                                 const struct slx_leaf *x)
@@ -4210,6 +4220,20 @@ SLX_HOT int slx_erase_key(const struct slx_type *ty, struct slx_list *L,
  * small queue. Returns 0 when it has not pushed (the caller goes the
  * general way). Kept apart so that the function it is inlined into needs
  * few registers and no frame for the common case. */
+/* A small queue's sole leaf whose window reached its end, the push to come
+ * filling half of it or more: a queue that pops and pushes at that size would
+ * move its whole window back every few pushes (every push, full), so the leaf
+ * doubles instead, leaving as many free slots as queued ones after the
+ * window. The growth is slack, not room: on -ENOMEM the leaf stays and
+ * the push compacts as before. */
+SLX_COLD struct slx_leaf *slx_grow_for_slack(const struct slx_type *ty,
+                                             struct slx_list *L,
+                                             struct slx_leaf *x)
+{
+    struct slx_leaf *y = slx_grow_leaf(ty, L, x);
+    return y ? y : x;
+}
+
 SLX_HOT int slx_push_small(const struct slx_type *ty, struct slx_list *L,
                            void *e)
 {
@@ -4218,6 +4242,9 @@ SLX_HOT int slx_push_small(const struct slx_type *ty, struct slx_list *L,
     struct slx_leaf *x = slx_next(ty, L->head, 0);
     if (x->n >= x->cap || x->dead) /* tombstones: see slx_place */
         return 0;
+    if (x->off + x->n == x->cap && x->cap < ty->kpn &&
+        2u * (x->n + 1u) >= x->cap) /* (e counted) */
+        x = slx_grow_for_slack(ty, L, x);
     unsigned char key[SLX_KEY_MAX];
     ty->key_of(e, key);
     struct slx_slotval v = {key, e, 0};
@@ -4272,8 +4299,11 @@ SLX_HOT int slx_push_edge(const struct slx_type *ty, struct slx_list *L,
         s = --off;
     else
         return 0;
+    void **p = slx_sole_ptrs0(ty, x); /* (before the key's store, which
+                                       * the compiler cannot tell from
+                                       * x->cap) */
     memcpy(k + (size_t)s * ty->ks, key, ty->ks);
-    slx_ptrs0(ty, x)[s] = e;
+    p[s] = e;
     x->off = (uint16_t)off;
     x->n = (uint16_t)(n + 1u);
     slx_set_hook(ty, e, x);
@@ -4297,7 +4327,7 @@ SLX_HOT void *slx_pop_edge(const struct slx_type *ty, struct slx_list *L)
     unsigned n = x->n, off = x->off;
     if (n == 0 || x->dead)
         return NULL;
-    void *e = slx_ptrs0(ty, x)[off];
+    void *e = slx_sole_ptrs0(ty, x)[off];
     x->off = (uint16_t)(n > 1 ? off + 1u : 0u);
     x->n = (uint16_t)(n - 1u);
     slx_unhook(ty, e);
@@ -4323,7 +4353,7 @@ SLX_HOT int slx_remove_small(const struct slx_type *ty, struct slx_list *L,
     struct slx_leaf *x = slx_get_hook(ty, e);
     if (!x || slx_hook(ty, e)->list != L || x->n > 16 || x->dead)
         return 0;
-    unsigned i = slx_find_ptr(slx_ptrs(ty, x), x->n, e);
+    unsigned i = slx_find_ptr(slx_sole_ptrs0(ty, x) + x->off, x->n, e);
     if (i == x->n)
         return 0;
     slx_take_at(ty, L, x, i, 0, NULL);

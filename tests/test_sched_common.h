@@ -387,6 +387,15 @@ static inline unsigned long sched_script(unsigned long fail_n, bool rest,
             break;
         }
         }
+        if (rc == 0 && ta.failures > fails) {
+            /* The one failure a call may absorb: a small run queue's sole
+             * leaf growing for slack (slx_grow_for_slack), which the push
+             * does without. The call succeeded; the queue must be sound.
+             * Counted as handled. */
+            rq_check(rq);
+            ++*enomem;
+            continue;
+        }
         if (rc == 0)
             continue;
         cr_assert_eq(rc, -ENOMEM, "step %d: rc %d", step, rc);

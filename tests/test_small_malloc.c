@@ -26,11 +26,12 @@
 
 /* malloc failing on the k-th call after tm_fail_nth(k); 0: never. */
 static unsigned long tm_calls, tm_fail_at;
+static int tm_fail_every; /* every malloc failing while set */
 
 static void *tm_malloc(size_t n)
 {
     tm_calls++;
-    if (tm_fail_at && tm_calls == tm_fail_at)
+    if (tm_fail_every || (tm_fail_at && tm_calls == tm_fail_at))
         return NULL;
     return malloc(n);
 }
@@ -59,6 +60,10 @@ SKIPLIST_EXTENT_RANKED_DEFINE(sgl_ext, struct sgl_span, uint64_t, start, size,
                               4, 8, 1)
 SKIPLIST_PQ_DEFINE(sgl_pq, struct sgl_item, uint64_t, SGL_KEY, SKIPLIST_CMP_NUM,
                    hook, 4, 8, 1)
+/* The default tuning: a small queue's sole leaf starts at 8 slots and
+ * grows (slx_grow_leaf, slx_grow_for_slack). */
+SKIPLIST_PQ_DEFINE(sgl_pqd, struct sgl_item, uint64_t, SGL_KEY,
+                   SKIPLIST_CMP_NUM, hook, SKIPLIST_PQ_DEFAULTS)
 
 /* Keys around the element (key 50, extent [50, 59]). */
 static const uint64_t sgl_probe[] = {0,  1,  49, 50,   51,        55,
@@ -475,4 +480,63 @@ Test(singleton, malloc_failing_at_every_growth_step)
     sgl_ext_destroy(&x, NULL, NULL);
     sgl_pq_destroy(&q, NULL, NULL);
     cr_assert(tc_no_leaks(), "LeakSanitizer found a leak");
+}
+
+/* The hold model (pop the minimum, push it back later) on a small queue of
+ * n: each pop must answer the model's minimum. */
+static void sgl_hold(struct sgl_pqd *q, struct sgl_item *it, size_t n,
+                     unsigned rounds, uint64_t *next)
+{
+    for (unsigned r = 0; r < rounds; r++) {
+        struct sgl_item *e = sgl_pqd_pop(q);
+        cr_assert_not_null(e);
+        for (size_t j = 0; j < n; j++) /* it[] still holds e's old key */
+            cr_assert_leq(e->key, it[j].key, "n %zu round %u: not the min", n,
+                          r);
+        e->key = (*next += 7919u) % 1000003u + 1000003u * (r + 1u);
+        cr_assert_eq(sgl_pqd_push(q, e), 0, "n %zu round %u", n, r);
+    }
+    SGL_CHECK(sgl_pqd, q, "hold");
+}
+
+/* A small queue held at n: once its window reaches the sole leaf's end
+ * while the leaf is half full or more, the leaf doubles (slack, so the
+ * window is not moved back every few pushes). With memory it grows; with
+ * every malloc failing the pushes still succeed (the window moves back
+ * instead) and the queue keeps its elements and its order. */
+Test(singleton, queue_slack_growth)
+{
+    static const size_t ns[] = {2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 40};
+    for (size_t a = 0; a < sizeof ns / sizeof ns[0]; a++) {
+        size_t n = ns[a];
+        for (int starve = 0; starve < 2; starve++) {
+            struct sgl_pqd q;
+            struct sgl_item it[64];
+            uint64_t next = 12345u * (n + 1u);
+            cr_assert_eq(sgl_pqd_init(&q, NULL, 1), 0);
+            for (size_t j = 0; j < n; j++) {
+                it[j].key = (next += 7919u) % 1000003u;
+                cr_assert_eq(sgl_pqd_push(&q, &it[j]), 0);
+            }
+            size_t before = sgl_pqd_bytes(&q);
+            tm_fail_every = starve;
+            sgl_hold(&q, it, n, 300, &next);
+            tm_fail_every = 0;
+            cr_assert_eq(sgl_pqd_count(&q), n);
+            size_t after = sgl_pqd_bytes(&q);
+            if (starve)
+                cr_assert_eq(after, before, "n %zu: bytes moved", n);
+            else if (2u * n >= 8u && n <= 32u) /* the half-full rule */
+                cr_assert_gt(after, before, "n %zu: no slack grown", n);
+            uint64_t last = 0;
+            for (size_t j = 0; j < n; j++) {
+                struct sgl_item *e = sgl_pqd_pop(&q);
+                cr_assert_not_null(e);
+                cr_assert_geq(e->key, last, "n %zu: out of order", n);
+                last = e->key;
+            }
+            cr_assert_null(sgl_pqd_pop(&q));
+            sgl_pqd_destroy(&q, NULL, NULL);
+        }
+    }
 }
