@@ -472,6 +472,8 @@ struct slx_list {
 struct slx_iter {
     const struct slx_list *list;
     struct slx_leaf *leaf;
+    void **ptrs; /* leaf's element pointers (slx_ptrs), read once per leaf
+                  * rather than once per step (slx_iter_load) */
     unsigned idx;
     uint64_t stamp;
     uint64_t lim; /* overlap iteration: the range's last point; the _SAFE
@@ -4451,11 +4453,20 @@ SLX_HOT int slx_push_refused(const struct slx_type *ty,
 
 /* --- iteration ----------------------------------------------------- */
 
+/* The iterator stands on leaf x now: its pointer array, once. (The
+ * head, where an iterator ends or stands on the singleton, has none.) */
+SLX_HOT void slx_iter_load(const struct slx_type *ty, struct slx_iter *it,
+                           struct slx_leaf *x)
+{
+    it->leaf = x;
+    it->ptrs = x != it->list->head ? slx_ptrs(ty, x) : NULL;
+}
+
 SLX_HOT void *slx_iter_set(const struct slx_type *ty, const struct slx_list *L,
                            struct slx_iter *it, struct slx_leaf *x, unsigned i)
 {
     it->list = L;
-    it->leaf = x;
+    slx_iter_load(ty, it, x);
     it->idx = i;
     it->stamp = slx_stamp(L);
     return slx_slot(ty, L, x, i);
@@ -4508,10 +4519,11 @@ SLX_HOT void *slx_iter_next(const struct slx_type *ty, struct slx_iter *it)
         it->idx = 0;
         if (x == L->head)
             return NULL;
+        it->ptrs = slx_ptrs(ty, x);
     }
     if (slx_is_queue(ty))
         it->idx = slx_live_from(ty, x, it->idx);
-    return slx_ptrs(ty, x)[it->idx];
+    return it->ptrs[it->idx];
 }
 
 SLX_HOT void *slx_iter_prev(const struct slx_type *ty, struct slx_iter *it)
@@ -4527,17 +4539,16 @@ SLX_HOT void *slx_iter_prev(const struct slx_type *ty, struct slx_iter *it)
         /* before the start (or an emptied list's sole leaf, which stays
          * linked): park at the end */
         if (x == L->head || x->n == 0) {
-            x = L->head;
-            it->leaf = x;
+            slx_iter_load(ty, it, L->head);
             it->idx = 0;
             return NULL;
         }
-        it->leaf = x;
+        slx_iter_load(ty, it, x);
         it->idx = x->n;
     }
     /* a tombstone has a live slot before it (see slx_purge) */
     it->idx = (slx_is_queue(ty) ? slx_live_end(ty, x, it->idx) : it->idx) - 1u;
-    return slx_ptrs(ty, x)[it->idx];
+    return it->ptrs[it->idx];
 }
 
 /* FOREACH_SAFE's step: slx_iter_next, keeping in it->lim the new slot's
