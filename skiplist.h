@@ -645,6 +645,19 @@ SLX_HOT void **slx_sole_ptrs0(const struct slx_type *ty,
     return (void **)(void *)(slx_keys0(ty, x) + slx_keys_bytes(ty, x->cap));
 }
 
+/* slx_ptrs0 for a leaf of L, known from L rather than from the leaf:
+ * with an index every leaf is full-size (only a sole leaf can be small),
+ * so a search that has just used L->root tests that, not the leaf's cap
+ * (a load from the leaf and a compare on every found element). */
+SLX_HOT void **slx_list_ptrs0(const struct slx_type *ty,
+                              const struct slx_list *L,
+                              const struct slx_leaf *x)
+{
+    if (SLX_LIKELY(L->root != NULL))
+        return (void **)(void *)(slx_keys0(ty, x) + ty->keys_bytes);
+    return slx_ptrs0(ty, x);
+}
+
 /* Logical slot 0 onwards. */
 SLX_HOT unsigned char *slx_keys(const struct slx_type *ty,
                                 const struct slx_leaf *x)
@@ -2024,7 +2037,7 @@ SLX_HOT void *slx_slot(const struct slx_type *ty, const struct slx_list *L,
 {
     if (x == L->head) /* (head, 1): the singleton (slx_iter_first) */
         return i ? L->one : NULL;
-    return i >= x->n ? NULL : slx_ptrs(ty, x)[i];
+    return i >= x->n ? NULL : slx_list_ptrs0(ty, L, x)[slx_off(ty, x) + i];
 }
 
 /* name_lower_bound (SLX_LT) and name_upper_bound (SLX_LE). */
@@ -2061,7 +2074,7 @@ SLX_HOT void *slx_find(const struct slx_type *ty, const struct slx_list *L,
         return SLX_UNLIKELY(L->one) ? slx_one_find(ty, L, key) : NULL;
     if (ty->cmp(slx_key(ty, x, i), key) != 0)
         return NULL;
-    return slx_ptrs(ty, x)[i];
+    return slx_list_ptrs0(ty, L, x)[slx_off(ty, x) + i];
 }
 
 /* Last slot < key (SLX_LT) or <= key (SLX_LE). */
