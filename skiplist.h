@@ -438,7 +438,9 @@ struct slx_pool {
  * was never written to owns no memory. */
 struct slx_aux {
     size_t bytes;    /* bytes held: nodes (custom allocator) or slabs + aux */
-    uint64_t stamp;  /* bumped by every mutation (FOREACH_SAFE re-sync) */
+    uint64_t rng;    /* the level generator's state (slx_rand): read by
+                      * splits only; slx_list.stamp holds it while there
+                      * is no aux block */
     size_t nleaves;  /* leaves linked */
     unsigned top;    /* index levels in use: the root's level (0: no root) */
     unsigned nstash; /* index nodes in the stash */
@@ -465,8 +467,14 @@ struct slx_list {
     struct slx_aux *aux;    /* NULL until the second element (default
                              * allocator) */
     size_t count;
-    void *one;    /* the singleton's element; NULL otherwise */
-    uint64_t rng; /* the level generator's state (seeded by init) */
+    void *one;      /* the singleton's element; NULL otherwise */
+    uint64_t stamp; /* bumped by every write that leaves the aux block in
+                     * place (FOREACH_SAFE re-syncs when it moved). Here,
+                     * not in the block, so that a write to one of many
+                     * small lists touches no line of the block. Without a
+                     * block it holds the level generator's seed instead,
+                     * which moves into the block with it (slx_aux_alloc,
+                     * slx_free_aux); the singleton's writes leave it. */
 };
 
 struct slx_iter {
@@ -941,7 +949,7 @@ SLX_HOT void slx_added(const struct slx_type *ty, struct slx_list *L,
     if (slx_is_queue(ty))
         slx_hook(ty, elem)->list = L;
     L->count++;
-    L->aux->stamp++;
+    L->stamp++;
 }
 
 SLX_HOT struct slx_leaf *slx_get_hook(const struct slx_type *ty,
@@ -1276,11 +1284,11 @@ SLX_COLD void slx_free_leaf(const struct slx_type *ty, struct slx_list *L,
 /* xorshift64*: the level generator, seeded per list. */
 SLX_HOT uint64_t slx_rand(struct slx_list *L)
 {
-    uint64_t x = L->rng;
+    uint64_t x = L->aux->rng;
     x ^= x >> 12;
     x ^= x << 25;
     x ^= x >> 27;
-    L->rng = x;
+    L->aux->rng = x;
     return x * 0x2545F4914F6CDD1Dull;
 }
 
@@ -1363,12 +1371,13 @@ SLX_HOT size_t slx_aux_size(const struct slx_type *ty)
     return sizeof(struct slx_aux) + slx_head_size(ty);
 }
 
-/* The stamp iterators compare: 0 until the first write, which then bumps
- * it (the aux block starts it at 1), so no iterator taken before sees
- * the list as unchanged. */
+/* The stamp iterators compare. Constant while the list has no aux block
+ * (the singleton's writes need no re-sync: a walk over one element has
+ * fetched its end before the body runs); the block's allocation bumps it,
+ * so no iterator taken before sees the list as unchanged. */
 SLX_HOT uint64_t slx_stamp(const struct slx_list *L)
 {
-    return L->aux ? L->aux->stamp : 0;
+    return L->stamp;
 }
 
 /* Heap bytes the list holds: none before its first insert. */
@@ -1393,7 +1402,8 @@ SLX_COLD int slx_aux_alloc(const struct slx_type *ty, struct slx_list *L,
     if (a)
         X->alloc = *a;
     X->bytes = size;
-    X->stamp = 1;
+    X->rng = L->stamp; /* the seed init left (slx_list.stamp) */
+    L->stamp++;
     struct slx_leaf *h =
         slx_leaf_in(ty, (unsigned char *)b + sizeof(struct slx_aux), 1);
     h->level = 1;
@@ -1521,9 +1531,9 @@ SLX_COLD int slx_init(const struct slx_type *ty, struct slx_list *L,
     if (a && (!a->alloc || !a->free))
         return -EINVAL;
     /* A zero state would stick at zero: mix the seed first. */
-    L->rng = (seed ^ 0x9E3779B97F4A7C15ull) * 0xBF58476D1CE4E5B9ull;
-    if (!L->rng)
-        L->rng = 1;
+    L->stamp = (seed ^ 0x9E3779B97F4A7C15ull) * 0xBF58476D1CE4E5B9ull;
+    if (!L->stamp)
+        L->stamp = 1;
     L->head = (struct slx_leaf *)(uintptr_t)ty->empty;
     return a ? slx_aux_alloc(ty, L, a) : 0;
 }
@@ -1596,7 +1606,7 @@ SLX_COLD void slx_clear_leaves(const struct slx_type *ty, struct slx_list *L,
     L->count = 0;
     L->aux->nleaves = 0;
     L->aux->top = 0;
-    L->aux->stamp++;
+    L->stamp++;
 }
 
 /* Frees the aux block (the list's head with it): the list is as init
@@ -1604,6 +1614,7 @@ SLX_COLD void slx_clear_leaves(const struct slx_type *ty, struct slx_list *L,
 SLX_COLD void slx_free_aux(const struct slx_type *ty, struct slx_list *L)
 {
     struct slx_aux *X = L->aux;
+    L->stamp = X->rng; /* the generator's state, for the next block */
     if (X->default_alloc)
         free(X);
     else
@@ -4004,7 +4015,7 @@ SLX_HOT void *slx_take_at(const struct slx_type *ty, struct slx_list *L,
             x->tombs |= UINT64_C(1) << (off + i);
         slx_unhook(ty, e);
         L->count--;
-        L->aux->stamp++;
+        L->stamp++;
         return e;
     }
     if (slx_is_queue(ty) && i <= after) { /* windowed: close from the front */
@@ -4037,7 +4048,7 @@ SLX_HOT void *slx_take_at(const struct slx_type *ty, struct slx_list *L,
         }
     }
     L->count--;
-    L->aux->stamp++;
+    L->stamp++;
     return e;
 }
 
@@ -4347,7 +4358,7 @@ SLX_HOT void *slx_pop_edge(const struct slx_type *ty, struct slx_list *L)
     x->n = (uint16_t)(n - 1u);
     slx_unhook(ty, e);
     L->count--;
-    L->aux->stamp++;
+    L->stamp++;
     return e;
 }
 
@@ -4363,10 +4374,17 @@ SLX_HOT int slx_remove_small(const struct slx_type *ty, struct slx_list *L,
 {
     if (!slx_is_queue(ty))
         return 0;
-    if (SLX_UNLIKELY(!slx_sole_leaf(ty, L))) /* the singleton is e, or 0 */
-        return !L->aux && e == L->one && slx_one_take(ty, L);
     struct slx_leaf *x = slx_get_hook(ty, e);
-    if (!x || slx_hook(ty, e)->list != L || x->n > 16 || x->dead)
+    if (!x || slx_hook(ty, e)->list != L)
+        return 0; /* not queued in L: the general way answers */
+    if (SLX_UNLIKELY(x == ty->empty)) /* L's singleton, if e is it */
+        return e == L->one && slx_one_take(ty, L) != NULL;
+    /* x is a leaf of L; with no index it is the only one. (Asking
+     * slx_sole_leaf would load the head's link, a line of the aux block
+     * that a removal otherwise never reads.) */
+    if (slx_max_index(ty) > 0 ? L->root != NULL : !slx_sole_leaf(ty, L))
+        return 0;
+    if (x->n > 16 || x->dead)
         return 0;
     unsigned i = slx_find_ptr(slx_sole_ptrs0(ty, x) + x->off, x->n, e);
     if (i == x->n)
@@ -4402,7 +4420,7 @@ SLX_COLD int slx_requeue(const struct slx_type *ty, struct slx_list *L, void *e)
         memcpy(slx_key(ty, x, i), key, ty->ks);
         if (i == 0)
             slx_min_changed(ty, x);
-        L->aux->stamp++;
+        L->stamp++;
         return 0;
     }
     /* Reserve the leaf and the index nodes the re-insert may need, so
@@ -5489,7 +5507,7 @@ SLX_HOT int slx_build(const struct slx_type *ty, struct slx_list *L,
         done += cnt;
         L->count = done;
     }
-    L->aux->stamp++;
+    L->stamp++;
     return 0;
 }
 
@@ -5612,7 +5630,7 @@ SLX_COLD size_t slx_erase_range(const struct slx_type *ty, struct slx_list *L,
             else
                 last = x;
         }
-        L->aux->stamp++;
+        L->stamp++;
         erased += cnt;
         if (fn)
             for (unsigned e = 0; e < cnt; e++)
