@@ -4247,10 +4247,11 @@ SLX_HOT int slx_erase_key(const struct slx_type *ty, struct slx_list *L,
  * general way). Kept apart so that the function it is inlined into needs
  * few registers and no frame for the common case. */
 /* A small queue's sole leaf whose window reached its end, the push to come
- * filling half of it or more: a queue that pops and pushes at that size would
+ * filling more than half of it: a queue that pops and pushes at that size would
  * move its whole window back every few pushes (every push, full), so the leaf
- * doubles instead, leaving as many free slots as queued ones after the
- * window. The growth is slack, not room: on -ENOMEM the leaf stays and
+ * doubles instead: a queue held at n ends in a leaf of the first power of
+ * two >= 2n slots, and moves its window back once per n pushes or more
+ * (slx_compact). The growth is slack, not room: on -ENOMEM the leaf stays and
  * the push compacts as before. */
 SLX_COLD struct slx_leaf *slx_grow_for_slack(const struct slx_type *ty,
                                              struct slx_list *L,
@@ -4269,7 +4270,7 @@ SLX_HOT int slx_push_small(const struct slx_type *ty, struct slx_list *L,
     if (x->n >= x->cap || x->dead) /* tombstones: see slx_place */
         return 0;
     if (x->off + x->n == x->cap && x->cap < ty->kpn &&
-        2u * (x->n + 1u) >= x->cap) /* (e counted) */
+        2u * (x->n + 1u) > x->cap) /* (e counted) */
         x = slx_grow_for_slack(ty, L, x);
     unsigned char key[SLX_KEY_MAX];
     ty->key_of(e, key);
