@@ -1373,8 +1373,9 @@ SLX_HOT size_t slx_aux_size(const struct slx_type *ty)
 
 /* The stamp iterators compare. Constant while the list has no aux block
  * (the singleton's writes need no re-sync: a walk over one element has
- * fetched its end before the body runs); the block's allocation bumps it,
- * so no iterator taken before sees the list as unchanged. */
+ * fetched its end before the body runs); every write that leaves a block
+ * in place bumps it (the one that allocated it too), and freeing the
+ * block sets it to the level generator's state. */
 SLX_HOT uint64_t slx_stamp(const struct slx_list *L)
 {
     return L->stamp;
@@ -1402,8 +1403,8 @@ SLX_COLD int slx_aux_alloc(const struct slx_type *ty, struct slx_list *L,
     if (a)
         X->alloc = *a;
     X->bytes = size;
-    X->rng = L->stamp; /* the seed init left (slx_list.stamp) */
-    L->stamp++;
+    X->rng = L->stamp; /* the seed init left (slx_list.stamp); the write
+                        * that follows bumps the stamp */
     struct slx_leaf *h =
         slx_leaf_in(ty, (unsigned char *)b + sizeof(struct slx_aux), 1);
     h->level = 1;
