@@ -666,6 +666,13 @@ SLX_HOT void **slx_list_ptrs0(const struct slx_type *ty,
     return slx_ptrs0(ty, x);
 }
 
+/* slx_ptrs (logical slot 0 on) through slx_list_ptrs0. */
+SLX_HOT void **slx_list_ptrs(const struct slx_type *ty,
+                             const struct slx_list *L, const struct slx_leaf *x)
+{
+    return slx_list_ptrs0(ty, L, x) + slx_off(ty, x);
+}
+
 /* Logical slot 0 onwards. */
 SLX_HOT unsigned char *slx_keys(const struct slx_type *ty,
                                 const struct slx_leaf *x)
@@ -2049,7 +2056,7 @@ SLX_HOT void *slx_slot(const struct slx_type *ty, const struct slx_list *L,
 {
     if (x == L->head) /* (head, 1): the singleton (slx_iter_first) */
         return i ? L->one : NULL;
-    return i >= x->n ? NULL : slx_list_ptrs0(ty, L, x)[slx_off(ty, x) + i];
+    return i >= x->n ? NULL : slx_list_ptrs(ty, L, x)[i];
 }
 
 /* name_lower_bound (SLX_LT) and name_upper_bound (SLX_LE). */
@@ -2086,7 +2093,7 @@ SLX_HOT void *slx_find(const struct slx_type *ty, const struct slx_list *L,
         return SLX_UNLIKELY(L->one) ? slx_one_find(ty, L, key) : NULL;
     if (ty->cmp(slx_key(ty, x, i), key) != 0)
         return NULL;
-    return slx_list_ptrs0(ty, L, x)[slx_off(ty, x) + i];
+    return slx_list_ptrs(ty, L, x)[i];
 }
 
 /* Last slot < key (SLX_LT) or <= key (SLX_LE). */
@@ -3588,9 +3595,9 @@ SLX_COLD struct slx_leaf *slx_split(const struct slx_type *ty,
     /* An append to the waiting last leaf (slx_appends_waiting) hands the
      * wait to y when y's entry goes into x's node alone; any other link
      * reshapes the last leaf's path, which must be exact first. */
-    bool carry = slx_is_ranked(ty) && x->waits && h == 1 &&
-                 x->parent->n < x->parent->cap;
-    if (slx_is_ranked(ty) && x->waits && !carry)
+    bool waits = slx_is_ranked(ty) && x->waits;
+    bool carry = waits && h == 1 && x->parent->n < x->parent->cap;
+    if (waits && !carry)
         slx_count_flush_slow(ty, L, x);
     slx_link_leaf(ty, L, x, y, h, &d);
     if (carry)
@@ -4243,10 +4250,6 @@ SLX_HOT int slx_erase_key(const struct slx_type *ty, struct slx_list *L,
 
 /* --- queue fast paths and entry points ----------------------------- */
 
-/* A push's fast path: the list is one leaf with room, the state of every
- * small queue. Returns 0 when it has not pushed (the caller goes the
- * general way). Kept apart so that the function it is inlined into needs
- * few registers and no frame for the common case. */
 /* A small queue's sole leaf whose window reached its end, the push to come
  * filling more than half of it: a queue that pops and pushes at that size would
  * move its whole window back every few pushes (every push, full), so the leaf
@@ -4262,6 +4265,10 @@ SLX_COLD struct slx_leaf *slx_grow_for_slack(const struct slx_type *ty,
     return y ? y : x;
 }
 
+/* A push's fast path: the list is one leaf with room, the state of every
+ * small queue. Returns 0 when it has not pushed (the caller goes the
+ * general way). Kept apart so that the function it is inlined into needs
+ * few registers and no frame for the common case. */
 SLX_HOT int slx_push_small(const struct slx_type *ty, struct slx_list *L,
                            void *e)
 {
@@ -4548,11 +4555,10 @@ SLX_HOT void *slx_iter_next(const struct slx_type *ty, struct slx_iter *it)
     }
     if (++it->idx >= x->n) {
         x = slx_next(ty, x, 0);
-        it->leaf = x;
+        slx_iter_load(ty, it, x);
         it->idx = 0;
         if (x == L->head)
             return NULL;
-        it->ptrs = slx_ptrs(ty, x);
     }
     if (slx_is_queue(ty))
         it->idx = slx_live_from(ty, x, it->idx);
