@@ -1953,13 +1953,15 @@ SLX_HOT uint32_t *slx_pos_of(const void *child, unsigned clevel)
                        : &((struct slx_inode *)(uintptr_t)child)->pos;
 }
 
-/* A writer's descent goes from P into its entry j, child c: the path
- * records the entry's count, whose line it starts loading for the write
- * to come, and c's remembered position is made right, since the climbs
- * that still happen (shifts, merges, a leaf other than the descent's)
- * rely on it and this descent replaces the climb that refreshed it. */
+/* A writer's descent goes from P into its entry j: the path records the
+ * entry's count and makes the writer's change there (pre), or starts
+ * loading its line for the write to come. The child's remembered
+ * position (slx_ipos_hint) is left alone: refreshing it cost every
+ * ranked erase 32 instructions at 10^6 (four levels), while the climbs
+ * that read it (shifts, merges, splits) check it and find a stale one by
+ * bisection, remembering the answer. */
 SLX_HOT void slx_path_step(const struct slx_type *ty, struct slx_path *path,
-                           const struct slx_inode *P, unsigned j, void *c)
+                           const struct slx_inode *P, unsigned j)
 {
     size_t *cnt = slx_icount(ty, P, j);
     if (path->pre)
@@ -1967,9 +1969,6 @@ SLX_HOT void slx_path_step(const struct slx_type *ty, struct slx_path *path,
     else
         __builtin_prefetch(cnt, 1);
     path->cnt[path->n++] = cnt;
-    uint32_t *pos = slx_pos_of(c, P->level - 1u);
-    if (*pos != j) /* (no store while it holds: the line stays clean) */
-        *pos = j;
 }
 
 /* Last leaf whose first key is < key (SLX_LT) or <= key (SLX_LE); the
@@ -2001,7 +2000,7 @@ SLX_HOT struct slx_leaf *slx_descend_path(const struct slx_type *ty,
         unsigned j = slx_inode_search(ty, P, key, mode);
         void *c = slx_ichild(ty, P, j);
         if (slx_is_ranked(ty) && path)
-            slx_path_step(ty, path, P, j, c);
+            slx_path_step(ty, path, P, j);
         if (P->level == 1) {
             x = (struct slx_leaf *)c;
             slx_prefetch_leaf(ty, x);
@@ -3697,9 +3696,10 @@ SLX_COLD struct slx_leaf *slx_grow_leaf(const struct slx_type *ty,
 
 /* Insert v at (x, i), where x is the leaf the search ended in (or the head
  * when v goes first). */
-SLX_COLD int slx_insert_at(const struct slx_type *ty, struct slx_list *L,
-                           struct slx_leaf *x, unsigned i,
-                           const struct slx_slotval *v)
+SLX_COLD int slx_insert_at_path(const struct slx_type *ty, struct slx_list *L,
+                                struct slx_leaf *x, unsigned i,
+                                const struct slx_slotval *v,
+                                struct slx_path *path)
 {
     if (!slx_appends_waiting(ty, x, i))
         slx_count_flush(ty, L);
@@ -3729,14 +3729,17 @@ SLX_COLD int slx_insert_at(const struct slx_type *ty, struct slx_list *L,
     }
     if (x->n == ty->kpn) {
         struct slx_leaf *t = slx_shift_room(ty, L, x, &i);
-        if (!t)
+        if (!t) {
+            slx_path_undo(path); /* a split reshapes the path: */
+            path = NULL;         /* the count climbs from the leaf */
             t = slx_split(ty, L, x, &i, v);
+        }
         if (!t)
             return -ENOMEM;
         x = t;
     }
     slx_place(ty, x, i, v);
-    slx_count_step(ty, L, x, NULL, 1);
+    slx_count_step(ty, L, x, path, 1); /* (a shift keeps the path) */
     if (slx_is_extent(ty)) {
         if (i > 0) {
             slx_gap_split(ty, L, x, i);
@@ -3747,6 +3750,13 @@ SLX_COLD int slx_insert_at(const struct slx_type *ty, struct slx_list *L,
     }
     slx_added(ty, L, v->elem);
     return 0;
+}
+
+SLX_COLD int slx_insert_at(const struct slx_type *ty, struct slx_list *L,
+                           struct slx_leaf *x, unsigned i,
+                           const struct slx_slotval *v)
+{
+    return slx_insert_at_path(ty, L, x, i, v, NULL);
 }
 
 /* A list without an aux block gets one, and a singleton's element moves
@@ -3794,8 +3804,7 @@ SLX_HOT int slx_insert_slot(const struct slx_type *ty, struct slx_list *L,
         slx_added(ty, L, v->elem);
         return 0;
     }
-    slx_path_undo(path); /* (slx_insert_at counts for itself) */
-    return slx_insert_at(ty, L, x, i, v);
+    return slx_insert_at_path(ty, L, x, i, v, path);
 }
 
 /* (x, i), where key goes, as found: insert e there unless the first slot

@@ -599,6 +599,14 @@ Test(map_random, set_k4_ranked)
     run_random(&rk_k4_l32_p2_ops, &cfg_set, "set_k4_ranked");
 }
 
+/* Three keys a leaf and fanout 2: nearly every insert shifts or splits, so
+ * the counts a descent made on its way down are taken back or kept across
+ * shifts, splits and node splits at every turn. */
+Test(map_random, set_k3_ranked)
+{
+    run_random(&rk_desc_k3_ops, &cfg_set, "set_k3_ranked");
+}
+
 Test(map_random, set_defaults_ranked)
 {
     run_random(&rk_def_ops, &cfg_set, "set_defaults_ranked");
