@@ -4624,11 +4624,11 @@ SLX_HOT void *slx_iter_next(const struct slx_type *ty, struct slx_iter *it)
 {
     const struct slx_list *L = it->list;
     struct slx_leaf *x = it->leaf;
-    if (x == L->head) {
-        it->idx = 0; /* (past a singleton) */
-        return NULL;
-    }
-    if (++it->idx >= x->n) {
+    if (++it->idx >= x->n) { /* (always, at the head: it has no slots) */
+        if (x == L->head) {
+            it->idx = 0; /* (past a singleton) */
+            return NULL;
+        }
         x = slx_next(ty, x, 0);
         slx_iter_load(ty, it, x);
         it->idx = 0;
