@@ -12,7 +12,11 @@
  *
  * Runs each input on: KPN 4 / MAXLVL 4 (splits and merges every few
  * operations) and the defaults, both on the counting allocator (with
- * injected allocation failures), then the defaults on the library's pool.
+ * injected allocation failures), then the defaults on the library's pool,
+ * then a ranked instance of KPN 3 / fanout 2 on the counting allocator,
+ * whose check() verifies every count and whose rank, rank_of, at,
+ * count_range and iter_at are compared with the model after every
+ * mutation (the counts' upkeep: made on the way down, taken back).
  */
 #include "tests/fuzz/fuzz_common.h"
 #include "tests/model_map.h"
@@ -23,6 +27,9 @@ SKIPLIST_DEFINE(fm_def, struct map_item, uint64_t, MAP_ITEM_KEY,
                 SKIPLIST_CMP_NUM, SKIPLIST_DEFAULTS)
 MAP_OPS_DEFINE(fm_k4, "k4_l4_p1", false);
 MAP_OPS_DEFINE(fm_def, "defaults", false);
+SKIPLIST_RANKED_DEFINE(fm_rk3, struct map_item, uint64_t, MAP_ITEM_KEY,
+                       SKIPLIST_CMP_NUM, 3, 8, 1)
+MAP_RANKED_OPS_DEFINE(fm_rk3, "k3_l8_p1 ranked", false);
 
 #define POOL 96
 #define MOVES 24
@@ -32,6 +39,7 @@ static struct map_item *buf_a[POOL + MOVES + 2], *buf_b[POOL + MOVES + 2];
 static union {
     struct fm_k4 k4;
     struct fm_def def;
+    struct fm_rk3 rk3;
 } list_storage;
 
 struct run {
@@ -60,6 +68,13 @@ static void fm_after(struct run *r)
         FZ_CHECK(buf_a[i] == r->m.v[i]);
     FZ_CHECK(r->o->first(r->sl) == mm_at(&r->m, 0));
     FZ_CHECK(r->o->last(r->sl) == (r->m.n ? r->m.v[r->m.n - 1] : NULL));
+    char why[256] = "";
+    bool ranks_agree =
+        !r->o->rank ||
+        mm_rank_compare(r->o, r->sl, &r->m, (void **)buf_b, why, sizeof why);
+    if (!ranks_agree)
+        fprintf(stderr, "order statistics: %s\n", why);
+    FZ_CHECK(ranks_agree);
 }
 
 /* A mutation returned -ENOMEM: allowed only when a failure was injected
@@ -313,4 +328,12 @@ static void fm_run(const struct map_ops *o, bool counted, const uint8_t *data,
     fz_alloc_done(&r.ta, counted);
 }
 
-FZ_ENTRY(fm_run, fm_k4_ops, fm_def_ops)
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    fm_run(&fm_k4_ops, true, data, size);
+    fm_run(&fm_def_ops, true, data, size);
+    fm_run(&fm_def_ops, false, data, size);
+    fm_run(&fm_rk3_ops, true, data, size);
+    return 0;
+}
