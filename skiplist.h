@@ -67,9 +67,9 @@
  *                        (-> slx_inode_search per level), slx_leaf_search
  *   name_lower_bound     slx_bound_elem -> slx_bound   (upper_bound too)
  *   name_floor, _below   slx_floor
- *   name_insert          slx_insert_append_inline (past the end, room)
- *                        | name_slx_insert_slow -> slx_insert_unique
- *                        -> slx_append | slx_insert_slot -> slx_place
+ *   name_insert          slx_insert_append_inline -> slx_append (past
+ *                        the end, room) | name_slx_insert_slow
+ *                        -> slx_insert_unique -> slx_insert_slot -> slx_place
  *                        | slx_insert_at -> slx_shift_room | slx_split
  *                        -> slx_index_reserve, slx_link_leaf
  *                        -> slx_index_insert
@@ -3905,20 +3905,18 @@ SLX_HOT int slx_insert_unique(const struct slx_type *ty, struct slx_list *L,
      * there without a descent; every insert reads that leaf's first key,
      * so it stays cached. Past its last key too (an ascending load's
      * every key) they go at its end without a search: the bisection's
-     * chained probes were half of an append's time. The last leaf's
-     * counts wait (slx_count_step): an append passes no path. */
+     * chained probes were half of an append's time. (Into a leaf with
+     * room, name_insert has appended already: slx_insert_append_inline.)
+     * The last leaf's counts wait (slx_count_step): an append passes no
+     * path. */
     struct slx_leaf *x = slx_prev(ty, L->head, 0);
     unsigned i;
     if (x == L->head || x->n == 0 || !ty->less(slx_keys(ty, x), key))
         return slx_insert_descend(ty, L, e, key, existing);
-    if (ty->less(slx_key(ty, x, x->n - 1u), key)) {
-        if (!slx_is_queue(ty) && !slx_is_extent(ty) &&
-            SLX_LIKELY(x->n < x->cap))
-            return slx_append(ty, L, x, e, key);
+    if (ty->less(slx_key(ty, x, x->n - 1u), key))
         i = x->n; /* (a queue's last slot is never a tombstone) */
-    } else {
+    else
         i = slx_leaf_search(ty, x, key, SLX_LT);
-    }
     return slx_insert_unique_at(ty, L, e, key, x, i, NULL, existing);
 }
 
@@ -4285,8 +4283,8 @@ SLX_HOT int slx_erase(const struct slx_type *ty, struct slx_list *L, void *e)
     struct slx_path path;
     struct slx_path *pp = slx_is_ranked(ty) ? &path : NULL;
     path.pre = (size_t)0 - 1u;
-    path.leaf = NULL; /* (a queue's hook finds e with no descent) */
-    path.n = 0;
+    path.leaf = NULL; /* (no element: -EINVAL before any descent, and */
+    path.n = 0;       /* slx_path_undo reads n) */
     int rc = slx_find_elem_path(ty, L, e, &x, &i, pp);
     if (rc) {
         slx_path_undo(pp);
