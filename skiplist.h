@@ -3133,6 +3133,80 @@ SLX_HOT void slx_gap_raise(const struct slx_type *ty, struct slx_leaf *x,
         slx_gap_up(ty, x, rose);
 }
 
+/* Does run summary R reach one of summary S's maxima (a field of R that
+ * is not empty and at least S's)? When a run that S held shrinks or
+ * leaves, S can only fall in such a field; otherwise it stays. */
+SLX_HOT int slx_runs_reach(const struct slx_runs *R, const struct slx_runs *S)
+{
+    int held = R->gap != 0 && R->gap >= S->gap;
+    for (unsigned k = 0; k < SLX_NFIT && !held; k++)
+        held = R->fit[k] != 0 && R->fit[k] >= S->fit[k];
+    return held;
+}
+
+/* The summary of the free run between an extent ending at last and the
+ * next one, starting at ns (none when they touch). */
+SLX_HOT struct slx_runs slx_run_between(uint64_t last, uint64_t ns)
+{
+    struct slx_runs r;
+    memset(&r, 0, sizeof(r));
+    if (ns - last > 1u)
+        slx_runs_add(&r, last + 1u, ns - 1u);
+    return r;
+}
+
+/* The run owned by x's predecessor pv, after pv's last extent, just
+ * changed its end: x gained or lost its first extent (x still holds
+ * some, so that run is not the tail). old_end: the start that ended it
+ * before. The head's summary is its one run: recomputed, with nothing
+ * above it. A run that grew can only raise pv's summary; one that shrank
+ * lowers it only where it held a maximum, and then pv is recomputed. */
+SLX_HOT void slx_gap_prev_run(const struct slx_type *ty,
+                              const struct slx_list *L, struct slx_leaf *x,
+                              uint64_t old_end)
+{
+    struct slx_leaf *pv = slx_prev(ty, x, 0);
+    if (pv == L->head || pv->n == 0) {
+        slx_gap_fix(ty, L, pv);
+        return;
+    }
+    struct slx_runs now = slx_run_after(ty, L, pv, pv->n - 1u, pv->n);
+    if (slx_load_u(ty, slx_key(ty, x, 0)) > old_end) {
+        slx_gap_raise(ty, pv, &now);
+        return;
+    }
+    uint64_t last =
+        slx_load_u(ty, slx_lasts(ty, pv) + (size_t)(pv->n - 1u) * ty->ks);
+    struct slx_runs was = slx_run_between(last, old_end);
+    if (slx_runs_reach(&was, slx_gap(ty, pv, 0)))
+        slx_gap_refresh(ty, L, pv);
+}
+
+/* x's first extent, which ended at last0, was just taken out and x still
+ * holds extents: the run x owned after it (up to x's new first start)
+ * left x's summary, and the run before x grew to that start. */
+SLX_HOT void slx_gap_front_taken(const struct slx_type *ty,
+                                 const struct slx_list *L, struct slx_leaf *x,
+                                 uint64_t start0, uint64_t last0)
+{
+    uint64_t s1 = slx_load_u(ty, slx_key(ty, x, 0));
+    struct slx_runs R = slx_run_between(last0, s1);
+    if (slx_runs_reach(&R, slx_gap(ty, x, 0)))
+        slx_gap_refresh(ty, L, x);
+    slx_gap_prev_run(ty, L, x, start0);
+}
+
+/* An extent was just placed at slot 0 of x, before at least one other:
+ * the run between it and the next joins x's summary, and the run before
+ * x, which ended at that next extent's start, now ends at its own. */
+SLX_HOT void slx_gap_front_placed(const struct slx_type *ty,
+                                  const struct slx_list *L, struct slx_leaf *x)
+{
+    struct slx_runs C = slx_run_after(ty, L, x, 0, 1);
+    slx_gap_raise(ty, x, &C);
+    slx_gap_prev_run(ty, L, x, slx_load_u(ty, slx_key(ty, x, 1)));
+}
+
 /* An extent was just placed at slot i >= 1 of x, inside the run x owned
  * after slot i - 1. When that run held none of x's maxima, x's summary
  * is unchanged (its two pieces are smaller): nothing to do. Otherwise the
@@ -3147,11 +3221,7 @@ SLX_HOT void slx_gap_split(const struct slx_type *ty, const struct slx_list *L,
         return;
     }
     struct slx_runs R = slx_run_after(ty, L, x, i - 1, i + 1);
-    const struct slx_runs *S = slx_gap(ty, x, 0);
-    int held = R.gap != 0 && R.gap >= S->gap;
-    for (unsigned k = 0; k < SLX_NFIT && !held; k++)
-        held = R.fit[k] != 0 && R.fit[k] >= S->fit[k];
-    if (held)
+    if (slx_runs_reach(&R, slx_gap(ty, x, 0)))
         slx_gap_refresh(ty, L, x);
 }
 
@@ -3743,6 +3813,8 @@ SLX_COLD int slx_insert_at_path(const struct slx_type *ty, struct slx_list *L,
     if (slx_is_extent(ty)) {
         if (i > 0) {
             slx_gap_split(ty, L, x, i);
+        } else if (x->n > 1) {
+            slx_gap_front_placed(ty, L, x);
         } else {
             slx_gap_fix(ty, L, x);
             slx_gap_fix(ty, L, slx_prev(ty, x, 0));
@@ -4073,6 +4145,11 @@ SLX_HOT void *slx_take_at(const struct slx_type *ty, struct slx_list *L,
     void **p = slx_ptrs(ty, x);
     void *e = p[i];
     unsigned after = n - i - 1u;
+    uint64_t start0 = 0, last0 = 0; /* an extent's, when i == 0 */
+    if (slx_is_extent(ty) && i == 0) {
+        start0 = slx_load_u(ty, k);
+        last0 = slx_load_u(ty, slx_lasts(ty, x));
+    }
     /* A queue leaf's middle slot becomes a tombstone (see slx_purge),
      * unless the window is short and has none: then the shift moves at
      * most 16 slots, and a small queue's pushes keep their fast path
@@ -4112,12 +4189,10 @@ SLX_HOT void *slx_take_at(const struct slx_type *ty, struct slx_list *L,
         slx_min_changed(ty, x);
     slx_count_step(ty, L, x, path, (size_t)0 - 1u);
     if (slx_is_extent(ty) && x->n > 0) {
-        if (i > 0) {
+        if (i > 0)
             slx_gap_merge(ty, L, x, i);
-        } else { /* x's first extent left: its predecessor's run grew */
-            slx_gap_fix(ty, L, x);
-            slx_gap_fix(ty, L, slx_prev(ty, x, 0));
-        }
+        else /* x's first extent left: its predecessor's run grew */
+            slx_gap_front_taken(ty, L, x, start0, last0);
     }
     L->count--;
     L->stamp++;
