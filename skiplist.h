@@ -750,8 +750,9 @@ SLX_HOT unsigned slx_max_index(const struct slx_type *ty)
     return ty->max_level - 1u;
 }
 
-/* Index node layout: entries[cap] of (key, child), then a ranked
- * instance's counts[cap], then the extent face's summaries. */
+/* Index node layout: a ranked instance's counts[cap], downwards from the
+ * header (slx_icount), the header, entries[cap] of (key, child), then the
+ * extent face's summaries. */
 SLX_HOT unsigned char *slx_ikeys(const struct slx_type *ty,
                                  const struct slx_inode *P)
 {
@@ -805,27 +806,38 @@ SLX_HOT void *slx_ichild(const struct slx_type *ty, const struct slx_inode *P,
 /* Ranked instances: entry j's count, the number of elements in its
  * subtree (a leaf's n for a level-1 node), so a node's counts add up to
  * its own entry's count one level up (the list's count at the root). The
- * counts are an array after the entries, not a field of each entry: kept
- * in the entries they made every node half as big again, and a find on a
+ * counts are an array of their own, not a field of each entry: kept in
+ * the entries they made every node half as big again, and a find on a
  * ranked list paid 15-21% for lines it never read (docs/lab-notes.md,
- * "Order statistics"); rank and select sum them contiguously. */
-SLX_HOT size_t *slx_icounts(const struct slx_type *ty,
-                            const struct slx_inode *P)
-{
-    return (size_t *)(void *)slx_entry_key(ty, slx_ikeys(ty, P), P->cap);
-}
-
+ * "Order statistics"). The array lies before the node's header, entry j
+ * at the j-th word down from it: its address needs no load of `cap` (a
+ * writer's descent takes one per level), and the first counts share the
+ * line of the header the descent reads anyway. The block a node is
+ * allocated as starts at its last count (slx_inode_block). */
 SLX_HOT size_t *slx_icount(const struct slx_type *ty, const struct slx_inode *P,
                            unsigned j)
 {
-    return slx_icounts(ty, P) + j;
+    (void)ty;
+    return (size_t *)(uintptr_t)P - 1 - j;
+}
+
+/* Bytes before a node's header: its counts (ranked instances). */
+SLX_HOT size_t slx_inode_front(const struct slx_type *ty, unsigned cap)
+{
+    return slx_is_ranked(ty) ? (size_t)cap * sizeof(size_t) : 0;
+}
+
+/* The start of the block node P was allocated as. */
+SLX_HOT void *slx_inode_block(const struct slx_type *ty,
+                              const struct slx_inode *P)
+{
+    return (unsigned char *)(uintptr_t)P - slx_inode_front(ty, P->cap);
 }
 
 SLX_HOT uint64_t *slx_igaps(const struct slx_type *ty,
                             const struct slx_inode *P)
 {
-    size_t *after = slx_icounts(ty, P); /* where the counts are, if any */
-    return (uint64_t *)(void *)(slx_is_ranked(ty) ? after + P->cap : after);
+    return (uint64_t *)(void *)slx_entry_key(ty, slx_ikeys(ty, P), P->cap);
 }
 
 /* fit[k - 1] of every entry, one array per k: a hole search for one
@@ -1329,7 +1341,9 @@ SLX_COLD struct slx_inode *slx_alloc_inode(const struct slx_type *ty,
     }
     if (!b)
         return NULL;
-    struct slx_inode *P = (struct slx_inode *)b;
+    struct slx_inode *P =
+        (struct slx_inode *)(void *)((unsigned char *)b +
+                                     slx_inode_front(ty, cap));
     memset(P, 0, sizeof(*P));
     P->cap = cap;
     P->big = (uint8_t)big;
@@ -1340,16 +1354,18 @@ SLX_COLD void slx_free_inode(const struct slx_type *ty, struct slx_list *L,
                              struct slx_inode *P)
 {
     size_t size = slx_inode_size(ty, P->cap);
-    if (L->aux->default_alloc && !P->big) {
-        *(void **)(void *)P = L->aux->pool.free_list[SLX_ALLOC_INODE];
-        L->aux->pool.free_list[SLX_ALLOC_INODE] = P;
+    void *b = slx_inode_block(ty, P);
+    int big = P->big;
+    if (L->aux->default_alloc && !big) {
+        *(void **)b = L->aux->pool.free_list[SLX_ALLOC_INODE];
+        L->aux->pool.free_list[SLX_ALLOC_INODE] = b;
         return;
     }
     if (L->aux->default_alloc)
-        free(P);
+        free(b);
     else
-        L->aux->alloc.free(L->aux->alloc.ctx, P, size,
-                           P->big ? SLX_ALLOC_OTHER : SLX_ALLOC_INODE);
+        L->aux->alloc.free(L->aux->alloc.ctx, b, size,
+                           big ? SLX_ALLOC_OTHER : SLX_ALLOC_INODE);
     L->aux->bytes -= size;
 }
 
@@ -2333,9 +2349,9 @@ SLX_COLD void slx_ientries_move(const struct slx_type *ty, struct slx_inode *D,
 {
     memmove(slx_ikey(ty, D, dj), slx_ikey(ty, S, sj),
             (size_t)cnt * slx_istride(ty)); /* keys and children */
-    if (slx_is_ranked(ty))
-        memmove(slx_icount(ty, D, dj), slx_icount(ty, S, sj),
-                (size_t)cnt * sizeof(size_t));
+    if (slx_is_ranked(ty) && cnt) /* (downwards: the last is lowest) */
+        memmove(slx_icount(ty, D, dj + cnt - 1u),
+                slx_icount(ty, S, sj + cnt - 1u), (size_t)cnt * sizeof(size_t));
     if (slx_is_extent(ty)) {
         memmove(slx_igaps(ty, D) + dj, slx_igaps(ty, S) + sj,
                 (size_t)cnt * sizeof(uint64_t));
@@ -2355,8 +2371,9 @@ SLX_HOT size_t slx_isum(const struct slx_type *ty, const struct slx_inode *P,
                         unsigned from, unsigned to)
 {
     size_t s = 0;
+    const size_t *c = slx_icount(ty, P, from); /* (they run downwards) */
     for (unsigned j = from; j < to; j++)
-        s += *slx_icount(ty, P, j);
+        s += *c--;
     return s;
 }
 
@@ -5359,12 +5376,15 @@ SLX_HOT struct slx_leaf *slx_at_pos(const struct slx_type *ty,
     size_t tot = L->count, pend = slx_rpend(ty, L);
     for (;;) {
         unsigned j, last = P->n - 1u;
+        /* (a pointer walks the counts, which run downwards) */
         if (i < tot / 2u) { /* past the others, i is in the last entry */
-            for (j = 0; j < last && i >= *slx_icount(ty, P, j); j++)
-                i -= *slx_icount(ty, P, j);
+            const size_t *cp = slx_icount(ty, P, 0);
+            for (j = 0; j < last && i >= *cp; j++)
+                i -= *cp--;
         } else { /* from the right: rest elements from i to the end */
-            size_t rest = tot - i, c = *slx_icount(ty, P, last) + pend;
-            for (j = last; rest > c; c = *slx_icount(ty, P, --j))
+            const size_t *cp = slx_icount(ty, P, last);
+            size_t rest = tot - i, c = *cp + pend;
+            for (j = last; rest > c; c = *++cp, j--)
                 rest -= c;
             i = c - rest;
         }
