@@ -491,23 +491,23 @@ struct slx_iter {
                    * equal keys (slx_iter_step) */
 };
 
-/* A ranked instance's writer descent (slx_descend_path): the count of
- * every index entry it went through, root first, and the leaf it ended
- * in. The insert or erase that follows in that leaf adds to these counts
- * where they are, instead of climbing back up through the parents
- * (docs/lab-notes.md, "Upkeep along the descent"). A writer that sets
- * pre to the change it means to make (+1 insert, -1 erase: the caller
- * sets it, the descent keeps it) has the descent make it on the way
- * down, each count's line read and written while the next level loads
- * rather than after the leaf: erase_rand at 10^6 took 1.12x the unranked
- * time with the write at the end, 1.07x with it on the way down. Where
- * the change happens elsewhere or not at all, slx_path_undo takes it
- * back (slx_count_step does when the leaf is not path->leaf). */
+/* A ranked instance's writer descent (slx_descend_path): the change the
+ * writer means to make (pre: +1 insert, -1 erase; the caller sets it) is
+ * made to the count of every index entry the descent goes through, each
+ * count's line read and written while the next level loads, and leaf is
+ * where it ended. When the slot is then placed or taken in that leaf,
+ * nothing is left to count (slx_count_step); where the change happens
+ * elsewhere or not at all, slx_path_undo takes it back by climbing from
+ * leaf, whose parents are the nodes the descent went through (rare: a
+ * miss, a clash, a split, another leaf). erase_rand at 10^6 took 1.12x
+ * the unranked time with the counts written after the leaf, 1.07x with
+ * them written on the way down (docs/lab-notes.md, "Upkeep along the
+ * descent"). Two words: the descent once recorded each count's address
+ * here too, and the 280-byte record kept the writers from being inlined
+ * into their callers (GCC's large-stack-frame limit). */
 struct slx_path {
-    const struct slx_leaf *leaf; /* NULL: nothing recorded */
-    unsigned n;
-    size_t pre;      /* added to every recorded count already (0: none) */
-    size_t *cnt[32]; /* index levels: at most max_level (32) */
+    const struct slx_leaf *leaf; /* NULL: no count changed */
+    size_t pre; /* added to the counts above leaf already (0: none) */
 };
 
 /* What an instance is: sizes, configuration and key callbacks. One constant
@@ -1969,9 +1969,9 @@ SLX_HOT uint32_t *slx_pos_of(const void *child, unsigned clevel)
                        : &((struct slx_inode *)(uintptr_t)child)->pos;
 }
 
-/* A writer's descent goes from P into its entry j: the path records the
- * entry's count and makes the writer's change there (pre), or starts
- * loading its line for the write to come. The child's remembered
+/* A writer's descent goes from P into its entry j: it makes the
+ * writer's change to the entry's count (pre), or starts loading its line
+ * for a write to come. The child's remembered
  * position (slx_ipos_hint) is left alone: refreshing it cost every
  * ranked erase 32 instructions at 10^6 (four levels), while the climbs
  * that read it (shifts, merges, splits) check it and find a stale one by
@@ -1984,7 +1984,6 @@ SLX_HOT void slx_path_step(const struct slx_type *ty, struct slx_path *path,
         *cnt += path->pre;
     else
         __builtin_prefetch(cnt, 1);
-    path->cnt[path->n++] = cnt;
 }
 
 /* Last leaf whose first key is < key (SLX_LT) or <= key (SLX_LE); the
@@ -1999,10 +1998,8 @@ SLX_HOT struct slx_leaf *slx_descend_path(const struct slx_type *ty,
 {
     struct slx_leaf *h = L->head;
     const struct slx_inode *P = L->root;
-    if (path) {
+    if (path)
         path->leaf = NULL;
-        path->n = 0;
-    }
     if (!P) {
         if (slx_is_queue(ty) && slx_sole_leaf(ty, L)) {
             struct slx_leaf *f = slx_next(ty, h, 0);
@@ -2706,14 +2703,25 @@ SLX_COLD void slx_count_step_slow(const struct slx_type *ty, struct slx_list *L,
     slx_count_add(ty, x, delta);
 }
 
+/* slx_path_undo's climb, out of line: the writers that inline the rest
+ * of the upkeep rarely come here. */
+SLX_COLD void slx_path_undo_climb(const struct slx_type *ty,
+                                  const struct slx_path *path)
+{
+    slx_count_above(ty, (void *)(uintptr_t)path->leaf, 0,
+                    (size_t)0 - path->pre);
+}
+
 /* The descent's change to its counts (slx_path's pre), taken back: the
- * write it stood for failed, or happens in another leaf. */
-SLX_HOT void slx_path_undo(struct slx_path *path)
+ * write it stood for failed, or happens in another leaf. The index has
+ * kept its shape since the descent, so path->leaf's parents are the
+ * nodes it went through. */
+SLX_HOT void slx_path_undo(const struct slx_type *ty, struct slx_path *path)
 {
     if (!path || !path->pre)
         return;
-    for (unsigned k = 0; k < path->n; k++)
-        *path->cnt[k] -= path->pre;
+    if (path->leaf)
+        slx_path_undo_climb(ty, path);
     path->pre = 0;
 }
 
@@ -2728,15 +2736,10 @@ SLX_HOT void slx_count_step(const struct slx_type *ty, struct slx_list *L,
             path->pre = 0; /* made on the way down */
             return;
         }
-        slx_path_undo(path);
+        slx_path_undo(ty, path);
     }
     if (x->waits)
         return;
-    if (path && path->leaf == x) { /* (no index: path->n is 0) */
-        for (unsigned k = 0; k < path->n; k++)
-            *path->cnt[k] += delta;
-        return;
-    }
     slx_count_step_slow(ty, L, x, delta);
 }
 
@@ -3817,8 +3820,8 @@ SLX_COLD int slx_insert_at_path(const struct slx_type *ty, struct slx_list *L,
     if (x->n == ty->kpn) {
         struct slx_leaf *t = slx_shift_room(ty, L, x, &i);
         if (!t) {
-            slx_path_undo(path); /* a split reshapes the path: */
-            path = NULL;         /* the count climbs from the leaf */
+            slx_path_undo(ty, path); /* a split reshapes the path: */
+            path = NULL;             /* the count climbs from the leaf */
             t = slx_split(ty, L, x, &i, v);
         }
         if (!t)
@@ -3925,7 +3928,7 @@ SLX_HOT int slx_insert_unique_at(const struct slx_type *ty, struct slx_list *L,
     if (ck && ty->cmp(ck, key) == 0) {
         if (existing)
             *existing = slx_ptrs(ty, c)[c == x ? at : 0];
-        slx_path_undo(pp);
+        slx_path_undo(ty, pp);
         return -EEXIST;
     }
     struct slx_slotval v = {key, e, 0};
@@ -4375,11 +4378,10 @@ SLX_HOT int slx_erase(const struct slx_type *ty, struct slx_list *L, void *e)
     struct slx_path path;
     struct slx_path *pp = slx_is_ranked(ty) ? &path : NULL;
     path.pre = (size_t)0 - 1u;
-    path.leaf = NULL; /* (no element: -EINVAL before any descent, and */
-    path.n = 0;       /* slx_path_undo reads n) */
+    path.leaf = NULL; /* (no element: -EINVAL before any descent) */
     int rc = slx_find_elem_path(ty, L, e, &x, &i, pp);
     if (rc) {
-        slx_path_undo(pp);
+        slx_path_undo(ty, pp);
         return rc == -ENOENT && e == L->one && slx_one_take(ty, L) ? 0 : rc;
     }
     slx_remove_path(ty, L, x, i, pp);
@@ -4397,14 +4399,14 @@ SLX_HOT int slx_erase_key(const struct slx_type *ty, struct slx_list *L,
     struct slx_leaf *x = slx_bound_path(ty, L, key, SLX_LT, &i, pp);
     void *e;
     if (x == L->head) {
-        slx_path_undo(pp);
+        slx_path_undo(ty, pp);
         e = slx_one_find(ty, L, key) ? slx_one_take(ty, L) : NULL;
         if (out && e)
             *out = e;
         return e ? 0 : -ENOENT;
     }
     if (ty->cmp(slx_key(ty, x, i), key) != 0) {
-        slx_path_undo(pp);
+        slx_path_undo(ty, pp);
         return -ENOENT;
     }
     e = slx_remove_path(ty, L, x, i, pp);
