@@ -4232,9 +4232,12 @@ SLX_HOT void *slx_remove_path(const struct slx_type *ty, struct slx_list *L,
 {
     void *e = slx_take_at(ty, L, x, i, 1, path);
     /* A sole leaf has no neighbour to merge with and stays when empty
-     * (extents excepted, see slx_rebalance). */
-    if (L->aux->nleaves > 1 ? (unsigned)(x->n - x->dead) <= ty->kpn / 4
-                            : x->n == 0 && slx_is_extent(ty))
+     * (extents excepted, see slx_rebalance). The leaf's own count first:
+     * it is on a line the removal wrote, the leaf count on the aux
+     * block's, which most removals then need not read. */
+    unsigned live = (unsigned)(x->n - x->dead);
+    if (live <= ty->kpn / 4 &&
+        (L->aux->nleaves > 1 || (x->n == 0 && slx_is_extent(ty))))
         slx_rebalance(ty, L, x);
     return e;
 }
