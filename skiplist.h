@@ -3190,13 +3190,14 @@ SLX_HOT void slx_gap_prev_run(const struct slx_type *ty,
         slx_gap_fix(ty, L, pv);
         return;
     }
-    struct slx_runs now = slx_run_after(ty, L, pv, pv->n - 1u, pv->n);
-    if (slx_load_u(ty, slx_key(ty, x, 0)) > old_end) {
+    uint64_t last =
+        slx_load_u(ty, slx_lasts(ty, pv) + (size_t)(pv->n - 1u) * ty->ks);
+    uint64_t end = slx_load_u(ty, slx_key(ty, x, 0));
+    if (end > old_end) {
+        struct slx_runs now = slx_run_between(last, end);
         slx_gap_raise(ty, pv, &now);
         return;
     }
-    uint64_t last =
-        slx_load_u(ty, slx_lasts(ty, pv) + (size_t)(pv->n - 1u) * ty->ks);
     struct slx_runs was = slx_run_between(last, old_end);
     if (slx_runs_reach(&was, slx_gap(ty, pv, 0)))
         slx_gap_refresh(ty, L, pv);
