@@ -3345,16 +3345,25 @@ struct slx_slotval {
 
 /* Move a windowed leaf's slots back to physical slot 0, so that its free
  * slots are all at the end: for the cold paths that append many slots. */
-SLX_COLD void slx_compact(const struct slx_type *ty, struct slx_leaf *x)
+SLX_HOT void slx_compact_inline(const struct slx_type *ty, struct slx_leaf *x)
 {
     unsigned off = slx_off(ty, x);
     if (!off)
         return;
     unsigned char *keys = slx_keys0(ty, x);
     void **ptrs = slx_ptrs0(ty, x);
-    memmove(keys, keys + (size_t)off * ty->ks, (size_t)x->n * ty->ks);
-    memmove(ptrs, ptrs + off, (size_t)x->n * sizeof(void *));
+    slx_memmove(keys, keys + (size_t)off * ty->ks, x->n, ty->ks);
+    slx_memmove(ptrs, ptrs + off, x->n, sizeof(void *));
     x->off = 0;
+}
+
+/* The same, out of line, for the paths that compact rarely. The inline
+ * one serves a small queue's push (slx_push_small), which compacts once
+ * per few pushes, with a constant key size that makes the short copies
+ * single moves instead of two library calls. */
+SLX_COLD void slx_compact(const struct slx_type *ty, struct slx_leaf *x)
+{
+    slx_compact_inline(ty, x);
 }
 
 #if SLX_SIMD
@@ -3484,6 +3493,26 @@ SLX_COLD void slx_trim(const struct slx_type *ty, struct slx_leaf *x)
             x->n == 64 ? ~UINT64_C(0) : ((UINT64_C(1) << x->n) - 1u) << x->off;
 }
 
+/* Bit g + j set when p0[g + j] == e, over slots [0, room), room a multiple
+ * of 8. Called with a constant room, the loop unrolls into straight-line
+ * compares with no exit to mispredict. */
+SLX_HOT uint64_t slx_match_slots(void *const *p0, const void *e, unsigned room)
+{
+    uint64_t m = 0;
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 8
+#endif
+    for (unsigned g = 0; g < room; g += 8) {
+#if SLX_SIMD
+        m |= (uint64_t)slx_match8(p0 + g, e) << g;
+#else
+        for (unsigned j = 0; j < 8; j++)
+            m |= (uint64_t)(p0[g + j] == e) << (g + j);
+#endif
+    }
+    return m;
+}
+
 /* Bit j set when logical slot j of x's window holds e (SLX_BITMAP_LEAF).
  * The vector compares cover the whole slot array a fixed number of times,
  * so nothing branches on where e is; slots outside the window (stale
@@ -3492,21 +3521,14 @@ SLX_HOT uint64_t slx_match_window(const struct slx_type *ty,
                                   const struct slx_leaf *x, const void *e)
 {
     void *const *p0 = slx_ptrs0(ty, x);
-    uint64_t m = 0;
-    /* A full leaf's count is a constant; a small leaf (a queue's only one,
-     * room a multiple of 8) takes the same loop to its own room. */
-    unsigned groups = SLX_LIKELY(x->cap == ty->kpn) ? ty->kpn : x->cap;
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC unroll 8 /* a fixed-count loop: no exit to mispredict */
-#endif
-    for (unsigned g = 0; g < groups; g += 8) {
-#if SLX_SIMD
-        m |= (uint64_t)slx_match8(p0 + g, e) << g;
-#else
-        for (unsigned j = 0; j < 8; j++)
-            m |= (uint64_t)(p0[g + j] == e) << (g + j);
-#endif
-    }
+    /* Two calls, not one with the room chosen before it: a full leaf's
+     * room is the constant kpn, which unrolls its loop; a small leaf (a
+     * queue's only one, room a multiple of 8) loops to its own room.
+     * Merged, the loop's bound was a variable for full leaves too, which
+     * cost a queue removal at 16384 about 50 instructions (1.4x 2.2.2's;
+     * docs/lab-notes.md). */
+    uint64_t m = SLX_LIKELY(x->cap == ty->kpn) ? slx_match_slots(p0, e, ty->kpn)
+                                               : slx_match_slots(p0, e, x->cap);
     unsigned n = x->n;
     m >>= x->off;
     return n == 64 ? m : m & ((UINT64_C(1) << n) - 1u);
@@ -4422,11 +4444,17 @@ SLX_HOT int slx_erase_key(const struct slx_type *ty, struct slx_list *L,
 /* --- queue fast paths and entry points ----------------------------- */
 
 /* A small queue's sole leaf whose window reached its end, the push to come
- * filling more than half of it: a queue that pops and pushes at that size would
- * move its whole window back every few pushes (every push, full), so the leaf
- * doubles instead: a queue held at n ends in a leaf of the first power of
- * two >= 2n slots, and moves its window back once per n pushes or more
- * (slx_compact). The growth is slack, not room: on -ENOMEM the leaf stays and
+ * filling more than a quarter of it (under 32 slots) or more than half
+ * (from 32): a queue that pops and pushes at that size would move its
+ * whole window back every few pushes (every push, full), so the leaf
+ * doubles instead. A queue held at n <= 8 ends in a leaf of the first
+ * power of two >= 4n slots and moves its window back once per 3n pushes
+ * or more (slx_compact_inline); a larger one, >= 2n slots and once per n
+ * pushes, which keeps a queue held at 16 at 63 bytes an element where a
+ * quarter took 96 (2.2.2's full leaf: 88). Half full everywhere made
+ * hold at n = 4 1.38x the time of 2.2.2's KPN-slot leaf, against 1.20x
+ * (docs/lab-notes.md, "Small queues: the pop inlined, and a quarter
+ * full"). The growth is slack, not room: on -ENOMEM the leaf stays and
  * the push compacts as before. */
 SLX_COLD struct slx_leaf *slx_grow_for_slack(const struct slx_type *ty,
                                              struct slx_list *L,
@@ -4449,7 +4477,7 @@ SLX_HOT int slx_push_small(const struct slx_type *ty, struct slx_list *L,
     if (x->n >= x->cap || x->dead) /* tombstones: see slx_place */
         return 0;
     if (x->off + x->n == x->cap && x->cap < ty->kpn &&
-        2u * (x->n + 1u) > x->cap) /* (e counted) */
+        (x->cap < 32u ? 4u : 2u) * (x->n + 1u) > x->cap) /* (e counted) */
         x = slx_grow_for_slack(ty, L, x);
     unsigned char key[SLX_KEY_MAX];
     ty->key_of(e, key);
@@ -4462,7 +4490,7 @@ SLX_HOT int slx_push_small(const struct slx_type *ty, struct slx_list *L,
      * move costs at most 8 slots per push). Here, not in slx_place, so
      * that longer queues do not pay for the test (docs/lab-notes.md). */
     if (i == x->n && x->off + x->n == x->cap && x->n <= x->cap - x->cap / 8)
-        slx_compact(ty, x);
+        slx_compact_inline(ty, x);
     slx_place(ty, x, i, &v);
     slx_added(ty, L, e);
     return 1;
@@ -4557,12 +4585,16 @@ SLX_HOT int slx_remove_small(const struct slx_type *ty, struct slx_list *L,
     struct slx_leaf *x = slx_get_hook(ty, e);
     if (!x || slx_hook(ty, e)->list != L)
         return 0; /* not queued in L: the general way answers */
+    /* A list with an index has two leaves or more, and no singleton: a
+     * large queue leaves here, before the singleton's test. */
+    if (slx_max_index(ty) > 0 && L->root != NULL)
+        return 0;
     if (SLX_UNLIKELY(x == ty->empty)) /* L's singleton, if e is it */
         return e == L->one && slx_one_take(ty, L) != NULL;
     /* x is a leaf of L; with no index it is the only one. (Asking
      * slx_sole_leaf would load the head's link, a line of the aux block
      * that a removal otherwise never reads.) */
-    if (slx_max_index(ty) > 0 ? L->root != NULL : !slx_sole_leaf(ty, L))
+    if (slx_max_index(ty) == 0 && !slx_sole_leaf(ty, L))
         return 0;
     if (x->n > 16 || x->dead)
         return 0;
@@ -6830,7 +6862,7 @@ static inline void *slx_debugged_ptr(const struct slx_type *ty,
     {                                                                          \
         return SLX_CAT(name, _first)(pq);                                      \
     }                                                                          \
-    ATTR T *SLX_CAT(name, _pop)(struct name * pq)                              \
+    SLX_HOT_LINK(ATTR) T *SLX_CAT(name, _pop)(struct name * pq)                \
     {                                                                          \
         T *e = (T *)slx_pop_edge(SLX_TY(name), &pq->sl);                       \
         if (!e)                                                                \
@@ -6901,6 +6933,15 @@ static inline void *slx_debugged_ptr(const struct slx_type *ty,
  * GENERATE (in one .c) give external ones. No trailing semicolon needed. */
 #define SLX_STATIC static SLX_UNUSED
 #define SLX_EXTERN
+/* SLX_HOT_LINK(ATTR): ATTR plus the inline hint when ATTR is SLX_STATIC,
+ * for a DEFINE's small hot wrappers (the queue's pop). GCC otherwise keeps
+ * such a function out of its caller's loop once the fast path passes its
+ * automatic-inlining size. The paste reads ATTR's first token: `static`
+ * maps to `static inline`, and an empty ATTR (SLX_EXTERN, where `inline`
+ * would change what a unit emits) maps to nothing. */
+#define SLX_HOT_LINK(ATTR) SLX_CAT_(SLX_HOT_LINK_, ATTR)
+#define SLX_HOT_LINK_static SLX_HOT
+#define SLX_HOT_LINK_
 
 /** \brief `SKIPLIST_DEFINE`'s declarations with external linkage, for a
  *  header: the structs and the prototypes, no code.

@@ -500,10 +500,10 @@ static void sgl_hold(struct sgl_pqd *q, struct sgl_item *it, size_t n,
 }
 
 /* A small queue held at n: once its window reaches the sole leaf's end
- * while the leaf is more than half full, the leaf doubles (slack, so the
- * window is not moved back every few pushes). With memory it grows; with
- * every malloc failing the pushes still succeed (the window moves back
- * instead) and the queue keeps its elements and its order. */
+ * while the leaf is more than a quarter full (half from 32 slots), the
+ * leaf doubles (slack, so the window is not moved back every few pushes). With
+ * memory it grows; with every malloc failing the pushes still succeed (the
+ * window moves back instead) and the queue keeps its elements and its order. */
 Test(singleton, queue_slack_growth)
 {
     static const size_t ns[] = {2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 40};
@@ -526,7 +526,7 @@ Test(singleton, queue_slack_growth)
             size_t after = sgl_pqd_bytes(&q);
             if (starve)
                 cr_assert_eq(after, before, "n %zu: bytes moved", n);
-            else if (2u * n > 8u && n <= 32u) /* the half-full rule */
+            else if (4u * n > 8u && n <= 32u) /* the quarter / half rule */
                 cr_assert_gt(after, before, "n %zu: no slack grown", n);
             uint64_t last = 0;
             for (size_t j = 0; j < n; j++) {
