@@ -209,7 +209,8 @@ extern "C" {
  *  full-size leaf, 1 an index node (one size each per instance, so an
  *  allocator can keep a pool for each), 2 anything else, whose sizes
  *  vary: the list's bookkeeping block, a small list's sole leaf while it
- *  grows, a root grown wider than a node. */
+ *  grows, a root grown wider than a node, and for skiplist_rcu.h the top
+ *  node and the writers' state block. */
 struct skiplist_allocator {
     /** Returns a block of `size` bytes for a node of kind `level`, or
      *  NULL on failure (the call then fails with -ENOMEM). */

@@ -359,10 +359,11 @@ struct slr_batch {
     unsigned count;
 };
 
-/* The list: where the root hangs, how nodes are allocated, and counters
- * that only writers' rare paths touch (on their own cache line). */
-struct slr_list {
-    struct slr_inode *top;
+/* What only writers use: how nodes are allocated, and counters that only
+ * writers' rare paths touch (on their own cache line). One block per
+ * list, allocated by init (through the caller's allocator when there is
+ * one), so that the struct a user embeds is two words. */
+struct slr_wstate {
     struct skiplist_allocator alloc;
     struct slr_pool pool[2]; /* default allocator: leaves, index nodes */
     size_t leaf_bytes;       /* one leaf */
@@ -375,6 +376,13 @@ struct slr_list {
     uint64_t draws; /* atomic: height draws so far (the generator's input) */
     uint64_t retries, splits, merges;      /* atomic */
     struct slr_batch batch[SLR_SHARDS][2]; /* retired, not yet at call_rcu */
+};
+
+/* The list: where the root hangs (all a reader needs), and the writers'
+ * state. */
+struct slr_list {
+    struct slr_inode *top;
+    struct slr_wstate *w;
 };
 
 /* A reader's place: a leaf, its snapshot (the slots it lists stay as
@@ -781,23 +789,24 @@ static SLX_UNUSED void slr_pool_release(struct slr_pool *P)
     memset(P, 0, sizeof *P);
 }
 
-/* The default allocator (ctx: the list): pooled leaves and index nodes
- * (levels 0 and 1), malloc for the rest (the top, a root grown wide). */
+/* The default allocator (ctx: the list's writer state): pooled leaves and
+ * index nodes (levels 0 and 1), malloc for the rest (the top, a root
+ * grown wide). */
 static SLX_UNUSED void *slr_default_alloc(void *ctx, size_t size,
                                           unsigned level)
 {
-    struct slr_list *L = (struct slr_list *)ctx;
-    if (level < 2 && size <= L->pool[level].size)
-        return slr_pool_alloc(&L->pool[level]);
+    struct slr_wstate *W = (struct slr_wstate *)ctx;
+    if (level < 2 && size <= W->pool[level].size)
+        return slr_pool_alloc(&W->pool[level]);
     return malloc(size);
 }
 
 static SLX_UNUSED void slr_default_free(void *ctx, void *p, size_t size,
                                         unsigned level)
 {
-    struct slr_list *L = (struct slr_list *)ctx;
-    if (level < 2 && size <= L->pool[level].size)
-        slr_pool_free(&L->pool[level], p);
+    struct slr_wstate *W = (struct slr_wstate *)ctx;
+    if (level < 2 && size <= W->pool[level].size)
+        slr_pool_free(&W->pool[level], p);
     else
         free(p);
 }
@@ -807,25 +816,25 @@ static SLX_UNUSED void slr_default_free(void *ctx, void *p, size_t size,
  * wide). What nodes are made and freed with: callbacks know only L. */
 static SLX_UNUSED size_t slr_inode_size(const struct slr_list *L, unsigned cap)
 {
-    return sizeof(struct slr_inode) + (size_t)cap * L->ientry;
+    return sizeof(struct slr_inode) + (size_t)cap * L->w->ientry;
 }
 
 static SLX_UNUSED unsigned slr_inode_kind(const struct slr_list *L,
                                           unsigned cap)
 {
-    return cap == L->icap ? SLR_ALLOC_INODE : SLR_ALLOC_OTHER;
+    return cap == L->w->icap ? SLR_ALLOC_INODE : SLR_ALLOC_OTHER;
 }
 
 static SLX_UNUSED void slr_free_leaf_now(struct slr_list *L, struct slr_leaf *x)
 {
-    L->alloc.free(L->alloc.ctx, x, L->leaf_bytes, SLR_ALLOC_LEAF);
+    L->w->alloc.free(L->w->alloc.ctx, x, L->w->leaf_bytes, SLR_ALLOC_LEAF);
 }
 
 static SLX_UNUSED void slr_free_inode_now(struct slr_list *L,
                                           struct slr_inode *P)
 {
-    L->alloc.free(L->alloc.ctx, P, slr_inode_size(L, P->cap),
-                  slr_inode_kind(L, P->cap));
+    L->w->alloc.free(L->w->alloc.ctx, P, slr_inode_size(L, P->cap),
+                     slr_inode_kind(L, P->cap));
 }
 
 /* Free a node that no reader can hold any more, leaf or index node (the
@@ -851,9 +860,9 @@ static SLX_UNUSED void slr_free_chain(void *node)
     struct slr_list *L = x->list;
     /* A chain is of one kind; an index node of another capacity (the
      * top, a root grown wide) is malloc'ed and goes alone. */
-    if (L->pooled &&
-        (x->level == 0 || ((struct slr_inode *)node)->cap == L->icap)) {
-        slr_pool_free_chain(&L->pool[x->level ? 1 : 0], x, x->retired_tail);
+    if (L->w->pooled &&
+        (x->level == 0 || ((struct slr_inode *)node)->cap == L->w->icap)) {
+        slr_pool_free_chain(&L->w->pool[x->level ? 1 : 0], x, x->retired_tail);
         return;
     }
     while (node) {
@@ -910,7 +919,7 @@ static SLX_UNUSED void slr_retire(struct slr_list *L, void *node)
         call_rcu(&x->rcu, slr_batch_rcu);
         return;
     }
-    struct slr_batch *B = &L->batch[slr_my_shard()][x->level ? 1 : 0];
+    struct slr_batch *B = &L->w->batch[slr_my_shard()][x->level ? 1 : 0];
     void *all = NULL;
     slx_lock(&B->lock);
     x->retired_next = B->head;
@@ -930,7 +939,7 @@ static SLX_UNUSED void slr_retire_drain(struct slr_list *L)
 {
     for (unsigned i = 0; i < SLR_SHARDS; i++)
         for (unsigned k = 0; k < 2; k++) {
-            struct slr_batch *B = &L->batch[i][k];
+            struct slr_batch *B = &L->w->batch[i][k];
             slx_lock(&B->lock);
             void *all = slr_batch_take(B);
             slx_unlock(&B->lock);
@@ -940,8 +949,8 @@ static SLX_UNUSED void slr_retire_drain(struct slr_list *L)
 
 static SLX_UNUSED struct slr_leaf *slr_new_leaf(struct slr_list *L)
 {
-    struct slr_leaf *x = (struct slr_leaf *)L->alloc.alloc(
-        L->alloc.ctx, L->leaf_bytes, SLR_ALLOC_LEAF);
+    struct slr_leaf *x = (struct slr_leaf *)L->w->alloc.alloc(
+        L->w->alloc.ctx, L->w->leaf_bytes, SLR_ALLOC_LEAF);
     if (x) {
         x->used = 0;
         x->level = 0;
@@ -957,8 +966,8 @@ static SLX_UNUSED struct slr_leaf *slr_new_leaf(struct slr_list *L)
 static SLX_UNUSED struct slr_inode *slr_new_inode(struct slr_list *L,
                                                   unsigned cap, unsigned level)
 {
-    struct slr_inode *P = (struct slr_inode *)L->alloc.alloc(
-        L->alloc.ctx, slr_inode_size(L, cap), slr_inode_kind(L, cap));
+    struct slr_inode *P = (struct slr_inode *)L->w->alloc.alloc(
+        L->w->alloc.ctx, slr_inode_size(L, cap), slr_inode_kind(L, cap));
     if (!P)
         return NULL;
     memset(P, 0, sizeof *P);
@@ -1823,8 +1832,9 @@ static SLX_UNUSED unsigned slr_draw(const struct slx_type *ty,
                                     struct slr_list *L)
 {
     uint64_t z =
-        L->seed + 0x9e3779b97f4a7c15ull *
-                      (__atomic_fetch_add(&L->draws, 1, __ATOMIC_RELAXED) + 1);
+        L->w->seed +
+        0x9e3779b97f4a7c15ull *
+            (__atomic_fetch_add(&L->w->draws, 1, __ATOMIC_RELAXED) + 1);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     z ^= z >> 31;
@@ -2217,7 +2227,7 @@ static SLX_UNUSED int slr_put(struct slr_op *op, const struct slr_pos *p,
     }
     ch.gap[1] = slr_gap_after(op, b, slr_mine_last_key(ty, b));
     op->h = slr_draw(ty, op->L);
-    SLR_ADD(&op->L->splits, 1);
+    SLR_ADD(&op->L->w->splits, 1);
     return slr_apply(op, p->parent, p->slot, 1, ch);
 }
 
@@ -2249,7 +2259,7 @@ static SLX_UNUSED int slr_take(struct slr_op *op, const struct slr_pos *p,
     struct slr_change ch;
     if (n == 1) {
         slr_add_old(op, (void *)(uintptr_t)x, 1);
-        SLR_ADD(&op->L->merges, 1);
+        SLR_ADD(&op->L->w->merges, 1);
         ch.nc = 0;
         return slr_apply(op, P, j, 1, ch);
     }
@@ -2270,7 +2280,7 @@ static SLX_UNUSED int slr_take(struct slr_op *op, const struct slr_pos *p,
         slr_snap_mine(ty, s, sw);
         unsigned sn = slr_wcount(ty, sw);
         slr_add_old(op, (void *)(uintptr_t)s, 1);
-        SLR_ADD(&op->L->merges, 1);
+        SLR_ADD(&op->L->w->merges, 1);
         int s_first = sj < j;
         if (s_first) {
             slr_copy_ranks(ty, y, 0, s, sw, 0, sn);
@@ -2308,7 +2318,7 @@ static SLX_UNUSED int slr_settle(struct slr_op *op, int rc)
     }
     slr_op_abort(op);
     if (rc == -EAGAIN)
-        SLR_ADD(&op->L->retries, 1);
+        SLR_ADD(&op->L->w->retries, 1);
     return rc;
 }
 
@@ -2754,7 +2764,7 @@ static SLX_UNUSED int slr_ext_insert_hole(const struct slx_type *ty,
         rc = slr_ext_put(ty, L, e, r.found, r.found + size - 1, NULL);
         if (rc != -EEXIST)
             break;
-        SLR_ADD(&L->retries, 1); /* lost the hole to another writer */
+        SLR_ADD(&L->w->retries, 1); /* lost the hole to another writer */
     }
     if (rc)
         ty->set_start(e, was);
@@ -2848,6 +2858,38 @@ static SLX_UNUSED void *slr_ext_next_overlap(const struct slx_type *ty,
 
 /* --- init, destroy, check ------------------------------------------ */
 
+/* The writers' state block: through the caller's allocator (a level-2
+ * block, SLR_ALLOC_OTHER) when there is one, else cache-line aligned
+ * where aligned_alloc exists (SLX_HUGEPAGES), as its padding between the
+ * writers' counters and the rest assumes. */
+static SLX_UNUSED struct slr_wstate *
+slr_wstate_alloc(const struct skiplist_allocator *a)
+{
+    struct slr_wstate *W;
+    if (a)
+        W = (struct slr_wstate *)a->alloc(a->ctx, sizeof *W, SLR_ALLOC_OTHER);
+    else
+#if SLX_HUGEPAGES
+        W = (struct slr_wstate *)aligned_alloc(64, (sizeof *W + 63u) & ~63u);
+#else
+        W = (struct slr_wstate *)malloc(sizeof *W);
+#endif
+    if (W)
+        memset(W, 0, sizeof *W);
+    return W;
+}
+
+/* Frees W with the allocator it names (its own copy: W goes with it). */
+static SLX_UNUSED void slr_wstate_free(struct slr_wstate *W)
+{
+    if (W->pooled) {
+        free(W);
+        return;
+    }
+    struct skiplist_allocator a = W->alloc;
+    a.free(a.ctx, W, sizeof *W, SLR_ALLOC_OTHER);
+}
+
 static SLX_UNUSED int slr_init(const struct slx_type *ty, struct slr_list *L,
                                const struct skiplist_allocator *a,
                                uint64_t seed)
@@ -2855,20 +2897,23 @@ static SLX_UNUSED int slr_init(const struct slx_type *ty, struct slr_list *L,
     if (a && (!a->alloc || !a->free))
         return -EINVAL;
     memset(L, 0, sizeof *L);
-    L->leaf_bytes = slr_leaf_bytes(ty);
-    L->ientry = slx_istride(ty) + (slx_is_extent(ty) ? sizeof(uint64_t) : 0);
-    L->icap = ty->icap;
+    L->w = slr_wstate_alloc(a);
+    if (!L->w)
+        return -ENOMEM;
+    L->w->leaf_bytes = slr_leaf_bytes(ty);
+    L->w->ientry = slx_istride(ty) + (slx_is_extent(ty) ? sizeof(uint64_t) : 0);
+    L->w->icap = ty->icap;
     if (a) {
-        L->alloc = *a;
+        L->w->alloc = *a;
     } else {
-        L->alloc.alloc = slr_default_alloc;
-        L->alloc.free = slr_default_free;
-        L->alloc.ctx = L;
-        L->pooled = 1;
-        slr_pool_init(&L->pool[0], L->leaf_bytes);
-        slr_pool_init(&L->pool[1], slr_inode_size(L, L->icap));
+        L->w->alloc.alloc = slr_default_alloc;
+        L->w->alloc.free = slr_default_free;
+        L->w->alloc.ctx = L->w;
+        L->w->pooled = 1;
+        slr_pool_init(&L->w->pool[0], L->w->leaf_bytes);
+        slr_pool_init(&L->w->pool[1], slr_inode_size(L, L->w->icap));
     }
-    L->seed = seed;
+    L->w->seed = seed;
     struct slr_inode *top = slr_new_inode(L, 1, ty->max_level);
     struct slr_inode *root = top ? slr_new_inode(L, ty->icap, 1) : NULL;
     struct slr_leaf *x = root ? slr_new_leaf(L) : NULL;
@@ -2881,10 +2926,12 @@ static SLX_UNUSED int slr_init(const struct slx_type *ty, struct slr_list *L,
             slx_unlock(&top->lock);
             slr_free_inode_now(L, top);
         }
-        if (L->pooled) {
-            slr_pool_release(&L->pool[0]);
-            slr_pool_release(&L->pool[1]);
+        if (L->w->pooled) {
+            slr_pool_release(&L->w->pool[0]);
+            slr_pool_release(&L->w->pool[1]);
         }
+        slr_wstate_free(L->w);
+        L->w = NULL;
         return -ENOMEM;
     }
     memset(slr_ikey(ty, top, 0), 0, ty->ks);
@@ -2934,18 +2981,24 @@ static SLX_UNUSED void slr_destroy(const struct slx_type *ty,
     slr_free_tree(ty, L, slr_root(ty, L), fn, arg);
     slr_free_inode_now(L, L->top);
     L->top = NULL;
-    if (L->pooled) {
-        slr_pool_release(&L->pool[0]);
-        slr_pool_release(&L->pool[1]);
+    if (L->w->pooled) {
+        slr_pool_release(&L->w->pool[0]);
+        slr_pool_release(&L->w->pool[1]);
     }
+    slr_wstate_free(L->w);
+    L->w = NULL;
 }
 
 static SLX_UNUSED void slr_stats(const struct slr_list *L,
                                  struct skiplist_rcu_stats *st)
 {
-    st->retries = SLR_LOAD_RLX(&L->retries);
-    st->splits = SLR_LOAD_RLX(&L->splits);
-    st->merges = SLR_LOAD_RLX(&L->merges);
+    if (!L->w) { /* destroyed (or never initialised) */
+        st->retries = st->splits = st->merges = 0;
+        return;
+    }
+    st->retries = SLR_LOAD_RLX(&L->w->retries);
+    st->splits = SLR_LOAD_RLX(&L->w->splits);
+    st->merges = SLR_LOAD_RLX(&L->w->merges);
 }
 
 /* check(): a walk of the whole structure, with no writer running. */

@@ -287,6 +287,24 @@ static void init_sweep(const struct rmap_ops *mo, const struct rext_ops *xo)
     }
 }
 
+/* The head a user embeds (issue 28): two words, where it was 1,328
+ * bytes. The writers' state is one block that init allocates (through the
+ * caller's allocator when there is one) beside the top, the root and the
+ * first leaf, and destroy frees it with them. */
+Test(rcu_alloc, head_is_two_words)
+{
+    cr_assert_eq(sizeof(struct am_small), 2 * sizeof(void *));
+    cr_assert_eq(sizeof(struct am_def), 2 * sizeof(void *));
+    cr_assert_eq(sizeof(struct ax_small), 2 * sizeof(void *));
+    struct ra ra;
+    ra_init(&ra);
+    cr_assert_eq(am_def_ops.init(&the_list, &ra.iface, 1), 0);
+    cr_assert_eq(atomic_load(&ra.live), 4,
+                 "init: the state block, the top, the root and a leaf");
+    am_def_ops.destroy(&the_list, NULL, NULL);
+    assert_clean_end(&ra, "head_is_two_words");
+}
+
 Test(rcu_alloc, init)
 {
     init_sweep(&am_small_ops, NULL);
