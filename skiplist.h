@@ -654,12 +654,13 @@ SLX_HOT void **slx_ptrs0(const struct slx_type *ty, const struct slx_leaf *x)
     return (void **)(void *)(slx_keys0(ty, x) + slx_ptrs_off(ty, x));
 }
 
-/* slx_ptrs0 for a queue's fast paths, which only touch a sole leaf: a
- * small queue's is a small leaf (cap < kpn), on which slx_ptrs_off's
- * branch jumps out of line and back on every access. Here the offset is
- * computed; cap shares the line of the n and off those paths wait for. */
-SLX_HOT void **slx_sole_ptrs0(const struct slx_type *ty,
-                              const struct slx_leaf *x)
+/* slx_ptrs0 computed from cap, with no branch, where the leaf's header is
+ * read anyway: a queue's fast paths, which only touch a sole leaf (a small
+ * queue's is a small leaf, cap < kpn, on which slx_ptrs_off's branch jumps
+ * out of line and back on every access), and a removal (slx_take_at),
+ * which reads n on cap's line first. */
+SLX_HOT void **slx_ptrs0_by_cap(const struct slx_type *ty,
+                                const struct slx_leaf *x)
 {
     return (void **)(void *)(slx_keys0(ty, x) + slx_keys_bytes(ty, x->cap));
 }
@@ -4186,7 +4187,7 @@ SLX_HOT void *slx_take_at(const struct slx_type *ty, struct slx_list *L,
     size_t ks = ty->ks;
     unsigned n = x->n, off = slx_off(ty, x);
     unsigned char *k = slx_keys(ty, x);
-    void **p = slx_ptrs(ty, x);
+    void **p = slx_ptrs0_by_cap(ty, x) + off;
     void *e = p[i];
     unsigned after = n - i - 1u;
     uint64_t start0 = 0, last0 = 0; /* an extent's, when i == 0 */
@@ -4259,7 +4260,7 @@ SLX_HOT void *slx_remove_path(const struct slx_type *ty, struct slx_list *L,
      * (extents excepted, see slx_rebalance). The leaf's own count first:
      * it is on a line the removal wrote, the leaf count on the aux
      * block's, which most removals then need not read. */
-    unsigned live = (unsigned)(x->n - x->dead);
+    unsigned live = slx_is_queue(ty) ? (unsigned)(x->n - x->dead) : x->n;
     if (live <= ty->kpn / 4 &&
         (L->aux->nleaves > 1 || (x->n == 0 && slx_is_extent(ty))))
         slx_rebalance(ty, L, x);
@@ -4534,9 +4535,9 @@ SLX_HOT int slx_push_edge(const struct slx_type *ty, struct slx_list *L,
         s = --off;
     else
         return 0;
-    void **p = slx_sole_ptrs0(ty, x); /* (before the key's store, which
-                                       * the compiler cannot tell from
-                                       * x->cap) */
+    void **p = slx_ptrs0_by_cap(ty, x); /* (before the key's store, which
+                                         * the compiler cannot tell from
+                                         * x->cap) */
     memcpy(k + (size_t)s * ty->ks, key, ty->ks);
     p[s] = e;
     x->off = (uint16_t)off;
@@ -4562,7 +4563,7 @@ SLX_HOT void *slx_pop_edge(const struct slx_type *ty, struct slx_list *L)
     unsigned n = x->n, off = x->off;
     if (n == 0 || x->dead)
         return NULL;
-    void *e = slx_sole_ptrs0(ty, x)[off];
+    void *e = slx_ptrs0_by_cap(ty, x)[off];
     x->off = (uint16_t)(n > 1 ? off + 1u : 0u);
     x->n = (uint16_t)(n - 1u);
     slx_unhook(ty, e);
@@ -4599,7 +4600,7 @@ SLX_HOT int slx_remove_small(const struct slx_type *ty, struct slx_list *L,
         return 0;
     if (x->n > 16 || x->dead)
         return 0;
-    unsigned i = slx_find_ptr(slx_sole_ptrs0(ty, x) + x->off, x->n, e);
+    unsigned i = slx_find_ptr(slx_ptrs0_by_cap(ty, x) + x->off, x->n, e);
     if (i == x->n)
         return 0;
     slx_take_at(ty, L, x, i, 0, NULL);

@@ -1021,6 +1021,68 @@ Test(pq, tombstones_are_invisible)
     tpq_def_destroy(&q, NULL, NULL);
 }
 
+/* Leaves of a queue, walked from the head. */
+static unsigned pq_leaves(const struct tpq_def *q)
+{
+    unsigned n = 0;
+    const struct slx_leaf *h = q->sl.head;
+    for (const struct slx_leaf *x = slx_next(&tpq_def_slx_type, h, 0); x != h;
+         x = slx_next(&tpq_def_slx_type, x, 0))
+        n++;
+    return n;
+}
+
+/* A removal judges its leaf's fill by its live slots, not its window: a
+ * middle leaf whose removals left it mostly tombstones merges with a
+ * neighbour (when their live slots fit in three quarters of a leaf) like
+ * any leaf with a quarter of KPN live or fewer. Counting the tombstones
+ * as live would keep it, nearly empty, for good (mutant
+ * remove-live-ignores-tombstones). */
+Test(pq, tombstoned_leaf_is_rebalanced)
+{
+    static struct pq_item v[256];
+    struct tpq_def q;
+    char why[256];
+    cr_assert_eq(tpq_def_init(&q, NULL, tc_seed("pq_tombstoned_leaf")), 0);
+    for (unsigned i = 0; i < 256; i++) {
+        v[i].key = i + 1;
+        v[i].id = i;
+        cr_assert_eq(tpq_def_push(&q, &v[i]), 0);
+    }
+    const struct slx_type *ty = &tpq_def_slx_type;
+    const struct slx_leaf *h = q.sl.head;
+    const struct slx_leaf *x1 = slx_next(ty, h, 0), *x2 = slx_next(ty, x1, 0);
+    cr_assert_neq(x2, h);
+    cr_assert_neq(slx_next(ty, x2, 0), h, "a middle leaf");
+    /* Room in the first leaf for what the second will keep. */
+    for (unsigned i = 0; i < 40; i++)
+        cr_assert_eq(tpq_def_pop(&q), &v[i]);
+    cr_assert_eq(slx_next(ty, h, 0), x1);
+    cr_assert_leq(x1->n - x1->dead, 64u - 40u);
+    unsigned n2 = x2->n, before = pq_leaves(&q);
+    cr_assert_gt(n2, SLX_TOMB_WINDOW, "its middle removals leave tombstones");
+    struct pq_item *in2[64];
+    for (unsigned i = 0; i < n2; i++)
+        in2[i] = (struct pq_item *)slx_ptrs(ty, x2)[i];
+    /* Its middle, its ends kept: tombstones while the leaf stays. */
+    for (unsigned i = 1; i + 1 < n2; i++) {
+        cr_assert_eq(tpq_def_remove(&q, in2[i]), 0);
+        cr_assert_eq(tpq_def_check(&q, why, sizeof why), 0, "%s", why);
+    }
+    cr_assert_lt(pq_leaves(&q), before,
+                 "the second leaf, 2 live of %u slots, was not merged", n2);
+    cr_assert_eq(tpq_def_count(&q), 256 - 40 - (n2 - 2));
+    uint64_t last = 0;
+    for (unsigned k = 0; k < 256 - 40 - (n2 - 2); k++) {
+        struct pq_item *e = tpq_def_pop(&q);
+        cr_assert_not_null(e);
+        cr_assert_gt(e->key, last);
+        last = e->key;
+    }
+    cr_assert_null(tpq_def_pop(&q));
+    tpq_def_destroy(&q, NULL, NULL);
+}
+
 /* A window that shrinks to 16 slots or fewer keeps its tombstones, and a
  * removal there must still leave one: the small-window fast path of
  * removal (a shift) is only for windows without tombstones. */
