@@ -551,9 +551,13 @@ static void xd_queries(struct ext_run *r)
     const struct rext_ops *o = r->ops;
     uint64_t p = xd_point(r), q = xd_point(r);
     uint64_t lo = p < q ? p : q, hi = p < q ? q : p;
-    if (tc_below(&r->rng, 2)) /* short ranges are the common case */
-        hi = lo + tc_below(&r->rng, 8) > o->max ? o->max
-                                                : lo + tc_below(&r->rng, 8);
+    if (tc_below(&r->rng, 2)) { /* short ranges are the common case */
+        /* One draw, capped at the key type's top without overflowing:
+         * near UINT64_MAX (the _top runs) lo + d wrapped below lo, and
+         * the call then rightly answered -EINVAL for lo > hi. */
+        uint64_t d = tc_below(&r->rng, 8);
+        hi = d > o->max - lo ? o->max : lo + d;
+    }
     void *got = NULL;
     skiplist_rcu_read_lock();
     xd_same(r, "lookup", p, p, o->lookup(r->sl, p), mx_lookup(&r->m, p));
