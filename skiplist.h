@@ -461,8 +461,9 @@ struct slx_aux {
  * A list with the default allocator that has held at most one element
  * since init has no aux block: its head is the instance's empty head and
  * its element, if any, is `one` (the singleton: no memory at all, see
- * slx_one_take). Every search finds nothing in the empty head and then
- * asks `one`, so lists with leaves pay nothing for it on a hit. */
+ * slx_one_take). A search asks `one` first where L->root is NULL
+ * (slx_is_singleton), on the branch a list without an index takes
+ * anyway, so a list with an index pays nothing for it. */
 struct slx_list {
     struct slx_leaf *head;  /* the head leaf: the instance's empty head
                              * until the aux block */
@@ -2086,17 +2087,46 @@ SLX_HOT void *slx_slot(const struct slx_type *ty, const struct slx_list *L,
     return i >= x->n ? NULL : slx_list_ptrs(ty, L, x)[i];
 }
 
+/* key copied into buf (SLX_KEY_MAX bytes), for a call out of line on a
+ * rare path: passing the caller's key itself would take its address, and
+ * the compiler then keeps that key in memory, stored on entry, on every
+ * call, the common ones included. */
+SLX_HOT const void *slx_key_copy(const struct slx_type *ty, void *buf,
+                                 const void *key)
+{
+    memcpy(buf, key, ty->ks);
+    return buf;
+}
+
+/* L is a singleton (its element in L->one). Tested where a search tests
+ * L->root anyway, which is NULL for a singleton and for a list of one
+ * leaf: the descent of a list with an index pays nothing for it. */
+SLX_HOT bool slx_is_singleton(const struct slx_list *L)
+{
+    return L->root == NULL && SLX_UNLIKELY(L->one != NULL);
+}
+
+/* The element at (x, i), a slot of a leaf the caller has searched: its
+ * pointer array found from x->cap, on the header line the search read,
+ * rather than from L->root (which would stay live in a register through
+ * the search) or through slx_ptrs' branch. */
+SLX_HOT void *slx_found(const struct slx_type *ty, const struct slx_leaf *x,
+                        unsigned i)
+{
+    return slx_ptrs0_by_cap(ty, x)[slx_off(ty, x) + i];
+}
+
 /* name_lower_bound (SLX_LT) and name_upper_bound (SLX_LE). */
 SLX_HOT void *slx_bound_elem(const struct slx_type *ty,
                              const struct slx_list *L, const void *key,
                              int mode)
 {
+    unsigned char kb[SLX_KEY_MAX];
+    if (slx_is_singleton(L))
+        return slx_one_bound(ty, L, slx_key_copy(ty, kb, key), mode, 1);
     unsigned i;
     struct slx_leaf *x = slx_bound(ty, L, key, mode, &i);
-    void *e = slx_slot(ty, L, x, i);
-    if (!e && SLX_UNLIKELY(L->one))
-        e = slx_one_bound(ty, L, key, mode, 1);
-    return e;
+    return x == L->head || i >= x->n ? NULL : slx_found(ty, x, i);
 }
 
 SLX_HOT void *slx_first(const struct slx_type *ty, const struct slx_list *L)
@@ -2114,23 +2144,25 @@ SLX_HOT void *slx_last(const struct slx_type *ty, const struct slx_list *L)
 SLX_HOT void *slx_find(const struct slx_type *ty, const struct slx_list *L,
                        const void *key)
 {
+    unsigned char kb[SLX_KEY_MAX];
+    if (slx_is_singleton(L))
+        return slx_one_find(ty, L, slx_key_copy(ty, kb, key));
     unsigned i;
     struct slx_leaf *x = slx_bound(ty, L, key, SLX_LT, &i);
-    if (x == L->head)
-        return SLX_UNLIKELY(L->one) ? slx_one_find(ty, L, key) : NULL;
-    if (ty->cmp(slx_key(ty, x, i), key) != 0)
+    if (x == L->head || ty->cmp(slx_key(ty, x, i), key) != 0)
         return NULL;
-    return slx_list_ptrs(ty, L, x)[i];
+    return slx_found(ty, x, i);
 }
 
 /* Last slot < key (SLX_LT) or <= key (SLX_LE). */
 SLX_HOT void *slx_floor(const struct slx_type *ty, const struct slx_list *L,
                         const void *key, int mode)
 {
+    unsigned char kb[SLX_KEY_MAX];
+    if (slx_is_singleton(L))
+        return slx_one_bound(ty, L, slx_key_copy(ty, kb, key), mode, 0);
     struct slx_leaf *x = slx_descend(ty, L, key, mode);
-    if (x == L->head)
-        return SLX_UNLIKELY(L->one) ? slx_one_bound(ty, L, key, mode, 0) : NULL;
-    if (L->count == 0)
+    if (x == L->head || L->count == 0)
         return NULL;
     unsigned i = slx_leaf_search(ty, x, key, mode);
     /* x's first key is below (or at) key, so i >= 1; a tombstone there
@@ -4428,7 +4460,9 @@ SLX_HOT int slx_erase_key(const struct slx_type *ty, struct slx_list *L,
     void *e;
     if (x == L->head) {
         slx_path_undo(ty, pp);
-        e = slx_one_find(ty, L, key) ? slx_one_take(ty, L) : NULL;
+        unsigned char kb[SLX_KEY_MAX];
+        e = slx_one_find(ty, L, slx_key_copy(ty, kb, key)) ? slx_one_take(ty, L)
+                                                           : NULL;
         if (out && e)
             *out = e;
         return e ? 0 : -ENOENT;
@@ -4740,8 +4774,9 @@ SLX_HOT void *slx_iter_seek(const struct slx_type *ty, const struct slx_list *L,
 {
     unsigned i;
     struct slx_leaf *x = slx_bound(ty, L, key, SLX_LT, &i);
+    unsigned char kb[SLX_KEY_MAX];
     if (x == L->head)
-        i = slx_one_bound(ty, L, key, SLX_LT, 1) != NULL;
+        i = slx_one_bound(ty, L, slx_key_copy(ty, kb, key), SLX_LT, 1) != NULL;
     return slx_iter_set(ty, L, it, x, i);
 }
 

@@ -72,7 +72,7 @@ static inline void *bulk_poison(void)
     static void name##_bk_many(const void *l, const uint64_t *keys, size_t n, \
                                void **out, bool find)                         \
     {                                                                         \
-        K_T *k = (K_T *)malloc((n ? n : 1) * sizeof(K_T));                    \
+        K_T *k = (K_T *)calloc(n ? n : 1, sizeof(K_T));                       \
         T **o = (T **)malloc((n ? n : 1) * sizeof(T *));                      \
         if (!k || !o)                                                         \
             abort();                                                          \
