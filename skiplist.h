@@ -658,12 +658,20 @@ SLX_HOT void **slx_ptrs0(const struct slx_type *ty, const struct slx_leaf *x)
 /* slx_ptrs0 computed from cap, with no branch, where the leaf's header is
  * read anyway: a queue's fast paths, which only touch a sole leaf (a small
  * queue's is a small leaf, cap < kpn, on which slx_ptrs_off's branch jumps
- * out of line and back on every access), and a removal (slx_take_at),
- * which reads n on cap's line first. */
+ * out of line and back on every access), a removal (slx_take_at),
+ * which reads n on cap's line first, and a search's found slot
+ * (slx_found). */
 SLX_HOT void **slx_ptrs0_by_cap(const struct slx_type *ty,
                                 const struct slx_leaf *x)
 {
     return (void **)(void *)(slx_keys0(ty, x) + slx_keys_bytes(ty, x->cap));
+}
+
+/* slx_ptrs0 of a leaf the caller knows is full-size (cap == kpn). */
+SLX_HOT void **slx_ptrs0_full(const struct slx_type *ty,
+                              const struct slx_leaf *x)
+{
+    return (void **)(void *)(slx_keys0(ty, x) + ty->keys_bytes);
 }
 
 /* slx_ptrs0 for a leaf of L, known from L rather than from the leaf:
@@ -675,7 +683,7 @@ SLX_HOT void **slx_list_ptrs0(const struct slx_type *ty,
                               const struct slx_leaf *x)
 {
     if (SLX_LIKELY(L->root != NULL))
-        return (void **)(void *)(slx_keys0(ty, x) + ty->keys_bytes);
+        return slx_ptrs0_full(ty, x);
     return slx_ptrs0(ty, x);
 }
 
@@ -3554,15 +3562,18 @@ SLX_HOT uint64_t slx_match_slots(void *const *p0, const void *e, unsigned room)
 SLX_HOT uint64_t slx_match_window(const struct slx_type *ty,
                                   const struct slx_leaf *x, const void *e)
 {
-    void *const *p0 = slx_ptrs0(ty, x);
     /* Two calls, not one with the room chosen before it: a full leaf's
      * room is the constant kpn, which unrolls its loop; a small leaf (a
      * queue's only one, room a multiple of 8) loops to its own room.
      * Merged, the loop's bound was a variable for full leaves too, which
      * cost a queue removal at 16384 about 50 instructions (1.4x 2.2.2's;
-     * docs/lab-notes.md). */
-    uint64_t m = SLX_LIKELY(x->cap == ty->kpn) ? slx_match_slots(p0, e, ty->kpn)
-                                               : slx_match_slots(p0, e, x->cap);
+     * docs/lab-notes.md). One test of cap chooses both the array and the
+     * room. */
+    uint64_t m;
+    if (SLX_LIKELY(x->cap == ty->kpn))
+        m = slx_match_slots(slx_ptrs0_full(ty, x), e, ty->kpn);
+    else
+        m = slx_match_slots(slx_ptrs0_by_cap(ty, x), e, x->cap);
     unsigned n = x->n;
     m >>= x->off;
     return n == 64 ? m : m & ((UINT64_C(1) << n) - 1u);
