@@ -1116,16 +1116,16 @@ SLX_COLD size_t slx_chunk_cache_release(void)
 SLX_COLD void slx_chunk_give(void *c)
 {
     int kept = 0;
-    if (SKIPLIST_CHUNK_CACHE > 0) {
-        slx_lock(&slx_chunk_cache_.lock);
-        if (slx_chunk_cache_.n < (size_t)SKIPLIST_CHUNK_CACHE) {
-            *(void **)c = slx_chunk_cache_.top;
-            slx_chunk_cache_.top = c;
-            slx_chunk_cache_count(slx_chunk_cache_.n + 1u);
-            kept = 1;
-        }
-        slx_unlock(&slx_chunk_cache_.lock);
+#if SKIPLIST_CHUNK_CACHE > 0 /* an `if`: n < 0 would warn (-Wtype-limits) */
+    slx_lock(&slx_chunk_cache_.lock);
+    if (slx_chunk_cache_.n < (size_t)SKIPLIST_CHUNK_CACHE) {
+        *(void **)c = slx_chunk_cache_.top;
+        slx_chunk_cache_.top = c;
+        slx_chunk_cache_count(slx_chunk_cache_.n + 1u);
+        kept = 1;
     }
+    slx_unlock(&slx_chunk_cache_.lock);
+#endif
     if (!kept)
         free(c);
 }

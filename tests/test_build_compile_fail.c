@@ -142,6 +142,28 @@ Test(map_compile_fail, positive_control_compiles)
     cr_assert_eq(rc, 0, "ok.c must compile cleanly:\n%s", out);
 }
 
+/* The documented compile-time switches, at the values the reference
+ * names, also build cleanly: SKIPLIST_CHUNK_CACHE=0 (the chunk cache off)
+ * once made slx_chunk_give compare an unsigned count with 0, which
+ * -Wextra's -Wtype-limits turns into an error under -Werror. */
+Test(map_compile_fail, documented_switches_compile)
+{
+    static const char *const sw[] = {
+        "-DSKIPLIST_CHUNK_CACHE=0",
+        "-DSKIPLIST_CHUNK_CACHE=1",
+        "-DSKIPLIST_NO_FORCE_INLINE",
+        "-DSKIPLIST_DEBUG",
+    };
+    static char out[1 << 16];
+    char flags[1024];
+    for (size_t i = 0; i < sizeof(sw) / sizeof(sw[0]); i++) {
+        snprintf(flags, sizeof(flags), "%s %s", STRICT, sw[i]);
+        int rc = compile("ok.c", flags, out, sizeof(out));
+        cr_assert_eq(rc, 0, "ok.c with %s must compile cleanly:\n%s", sw[i],
+                     out);
+    }
+}
+
 Test(map_compile_fail, kpn_0)
 {
     must_fail("kpn_0.c", STRICT, "keys per node");
