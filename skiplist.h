@@ -372,15 +372,20 @@ struct slx_leaf {
     uint8_t waits;  /* a ranked instance's last leaf: 1 while its own
                      * changes wait outside the counts above it
                      * (slx_count_step, slx_rpend); 0 otherwise */
+    uint16_t cap;   /* slots it has room for: ty->kpn (at most 256), or
+                     * fewer for the sole leaf of a small list, which grows
+                     * (slx_grow_leaf); the head has none. In the same
+                     * 8-byte word as n, so on the same cache line whatever
+                     * the leaf's alignment: a find reads both (slx_found),
+                     * and at offset 20 cap missed L1 on 0.21 of finds at
+                     * 10^6 (docs/lab-notes.md) */
     uint16_t off;   /* priority queue: first slot in use (see slx_off) */
-    uint16_t dead;  /* priority queue: tombstones in the window (slx_take) */
     uint64_t tombs; /* queue, SLX_BITMAP_LEAF: bit s set for a tombstone at
                      * physical slot s (0 otherwise) */
     uint32_t pos;   /* a ranked instance's guess at this leaf's entry in
                      * its parent (slx_ipos_hint); 0 otherwise */
-    uint32_t cap;   /* slots it has room for: ty->kpn, or fewer for the
-                     * sole leaf of a small list, which grows
-                     * (slx_grow_leaf); the head has none */
+    uint16_t dead;  /* priority queue: tombstones in the window (slx_take) */
+    uint16_t spare; /* 0 */
     struct slx_inode *parent; /* the index node holding this leaf's entry;
                                * NULL when the list has no index */
 };
@@ -1252,7 +1257,8 @@ SLX_HOT struct slx_leaf *slx_leaf_fresh(const struct slx_type *ty, void *b,
     x->dead = 0;
     x->tombs = 0;
     x->pos = 0;
-    x->cap = cap;
+    x->cap = (uint16_t)cap;
+    x->spare = 0;
     x->parent = NULL;
     return x;
 }
@@ -6674,7 +6680,7 @@ static inline void *slx_debugged_ptr(const struct slx_type *ty,
     } SLX_CAT(name, _slx_empty) = {                                           \
         {&SLX_CAT(name, _slx_empty).h, &SLX_CAT(name, _slx_empty).h},         \
         {0},                                                                  \
-        {0, 1, 0, 0, 0, 0, 0, 0, NULL}};                                      \
+        {0, 1, 0, 0, 0, 0, 0, 0, 0, NULL}};                                   \
     static const struct slx_type SLX_CAT(name, _slx_type) = {                 \
         (KPN),                                                                \
         (MAXLVL),                                                             \

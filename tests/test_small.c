@@ -2350,7 +2350,7 @@ Test(small, check_knows_leaf_room)
     for (size_t i = 0; i < 3; i++)
         sm_m64_insert(&M, &sm_items[i], NULL);
     struct slx_leaf *x = slx_next(SLX_TY(sm_m64), M.sl.head, 0);
-    uint32_t cap = x->cap;
+    uint16_t cap = x->cap;
     cr_assert_eq(cap, 4u, "three inserts: room 1, 2, then 4");
     x->cap = 65; /* more than KPN */
     cr_assert_neq(sm_m64_check(&M, why, sizeof why), 0);
