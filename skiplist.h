@@ -679,26 +679,6 @@ SLX_HOT void **slx_ptrs0_full(const struct slx_type *ty,
     return (void **)(void *)(slx_keys0(ty, x) + ty->keys_bytes);
 }
 
-/* slx_ptrs0 for a leaf of L, known from L rather than from the leaf:
- * with an index every leaf is full-size (only a sole leaf can be small),
- * so a search that has just used L->root tests that, not the leaf's cap
- * (a load from the leaf and a compare on every found element). */
-SLX_HOT void **slx_list_ptrs0(const struct slx_type *ty,
-                              const struct slx_list *L,
-                              const struct slx_leaf *x)
-{
-    if (SLX_LIKELY(L->root != NULL))
-        return slx_ptrs0_full(ty, x);
-    return slx_ptrs0(ty, x);
-}
-
-/* slx_ptrs (logical slot 0 on) through slx_list_ptrs0. */
-SLX_HOT void **slx_list_ptrs(const struct slx_type *ty,
-                             const struct slx_list *L, const struct slx_leaf *x)
-{
-    return slx_list_ptrs0(ty, L, x) + slx_off(ty, x);
-}
-
 /* Logical slot 0 onwards. */
 SLX_HOT unsigned char *slx_keys(const struct slx_type *ty,
                                 const struct slx_leaf *x)
@@ -1709,12 +1689,10 @@ SLX_HOT int slx_before(const struct slx_type *ty, const void *a,
     return mode ? ty->less(a, key) : !ty->less(key, a);
 }
 
-/* A bound search's answer in a singleton (NULL without one): after, the
- * first element whose key is not before key (lower and upper bound);
- * else the last one before it (below, floor). */
-SLX_COLD void *slx_one_bound(const struct slx_type *ty,
-                             const struct slx_list *L, const void *key,
-                             int mode, int after)
+/* slx_one_bound's work, out of line, on a copy of the key. */
+SLX_COLD void *slx_one_bound_at(const struct slx_type *ty,
+                                const struct slx_list *L, const void *key,
+                                int mode, int after)
 {
     void *e = L->one;
     if (!e)
@@ -1724,9 +1702,9 @@ SLX_COLD void *slx_one_bound(const struct slx_type *ty,
     return !slx_before(ty, k, key, mode) == !!after ? e : NULL;
 }
 
-/* name_find in a singleton. */
-SLX_COLD void *slx_one_find(const struct slx_type *ty, const struct slx_list *L,
-                            const void *key)
+/* slx_one_find's work, out of line, on a copy of the key. */
+SLX_COLD void *slx_one_find_at(const struct slx_type *ty,
+                               const struct slx_list *L, const void *key)
 {
     void *e = L->one;
     if (!e)
@@ -1734,6 +1712,32 @@ SLX_COLD void *slx_one_find(const struct slx_type *ty, const struct slx_list *L,
     unsigned char k[SLX_KEY_MAX];
     ty->key_of(e, k);
     return ty->cmp(k, key) == 0 ? e : NULL;
+}
+
+/* The singleton's helpers below are inline and hand the out-of-line work
+ * a copy of the key: passing the caller's key itself would take its
+ * address, and the compiler then keeps that key in memory, stored on
+ * entry, on every call of the search, the common ones included. The copy
+ * is made only on the singleton's (rare) branch. */
+
+/* A bound search's answer in a singleton (NULL without one): after, the
+ * first element whose key is not before key (lower and upper bound);
+ * else the last one before it (below, floor). */
+SLX_HOT void *slx_one_bound(const struct slx_type *ty, const struct slx_list *L,
+                            const void *key, int mode, int after)
+{
+    unsigned char kb[SLX_KEY_MAX];
+    memcpy(kb, key, ty->ks);
+    return slx_one_bound_at(ty, L, kb, mode, after);
+}
+
+/* name_find in a singleton. */
+SLX_HOT void *slx_one_find(const struct slx_type *ty, const struct slx_list *L,
+                           const void *key)
+{
+    unsigned char kb[SLX_KEY_MAX];
+    memcpy(kb, key, ty->ks);
+    return slx_one_find_at(ty, L, kb);
 }
 
 /* The extent face's singleton when it overlaps [lo, hi], else NULL. */
@@ -2093,33 +2097,6 @@ SLX_HOT struct slx_leaf *slx_bound(const struct slx_type *ty,
     return slx_bound_path(ty, L, key, mode, idx, NULL);
 }
 
-SLX_HOT void *slx_slot(const struct slx_type *ty, const struct slx_list *L,
-                       struct slx_leaf *x, unsigned i)
-{
-    if (x == L->head) /* (head, 1): the singleton (slx_iter_first) */
-        return i ? L->one : NULL;
-    return i >= x->n ? NULL : slx_list_ptrs(ty, L, x)[i];
-}
-
-/* key copied into buf (SLX_KEY_MAX bytes), for a call out of line on a
- * rare path: passing the caller's key itself would take its address, and
- * the compiler then keeps that key in memory, stored on entry, on every
- * call, the common ones included. */
-SLX_HOT const void *slx_key_copy(const struct slx_type *ty, void *buf,
-                                 const void *key)
-{
-    memcpy(buf, key, ty->ks);
-    return buf;
-}
-
-/* L is a singleton (its element in L->one). Tested where a search tests
- * L->root anyway, which is NULL for a singleton and for a list of one
- * leaf: the descent of a list with an index pays nothing for it. */
-SLX_HOT bool slx_is_singleton(const struct slx_list *L)
-{
-    return L->root == NULL && SLX_UNLIKELY(L->one != NULL);
-}
-
 /* The element at (x, i), a slot of a leaf the caller has searched: its
  * pointer array found from x->cap, on the header line the search read,
  * rather than from L->root (which would stay live in a register through
@@ -2130,17 +2107,32 @@ SLX_HOT void *slx_found(const struct slx_type *ty, const struct slx_leaf *x,
     return slx_ptrs0_by_cap(ty, x)[slx_off(ty, x) + i];
 }
 
+SLX_HOT void *slx_slot(const struct slx_type *ty, const struct slx_list *L,
+                       struct slx_leaf *x, unsigned i)
+{
+    if (x == L->head) /* (head, 1): the singleton (slx_iter_first) */
+        return i ? L->one : NULL;
+    return i >= x->n ? NULL : slx_found(ty, x, i);
+}
+
+/* L is a singleton (its element in L->one). Tested where a search tests
+ * L->root anyway, which is NULL for a singleton and for a list of one
+ * leaf: the descent of a list with an index pays nothing for it. */
+SLX_HOT bool slx_is_singleton(const struct slx_list *L)
+{
+    return L->root == NULL && SLX_UNLIKELY(L->one != NULL);
+}
+
 /* name_lower_bound (SLX_LT) and name_upper_bound (SLX_LE). */
 SLX_HOT void *slx_bound_elem(const struct slx_type *ty,
                              const struct slx_list *L, const void *key,
                              int mode)
 {
-    unsigned char kb[SLX_KEY_MAX];
     if (slx_is_singleton(L))
-        return slx_one_bound(ty, L, slx_key_copy(ty, kb, key), mode, 1);
+        return slx_one_bound(ty, L, key, mode, 1);
     unsigned i;
     struct slx_leaf *x = slx_bound(ty, L, key, mode, &i);
-    return x == L->head || i >= x->n ? NULL : slx_found(ty, x, i);
+    return slx_slot(ty, L, x, i);
 }
 
 SLX_HOT void *slx_first(const struct slx_type *ty, const struct slx_list *L)
@@ -2158,9 +2150,8 @@ SLX_HOT void *slx_last(const struct slx_type *ty, const struct slx_list *L)
 SLX_HOT void *slx_find(const struct slx_type *ty, const struct slx_list *L,
                        const void *key)
 {
-    unsigned char kb[SLX_KEY_MAX];
     if (slx_is_singleton(L))
-        return slx_one_find(ty, L, slx_key_copy(ty, kb, key));
+        return slx_one_find(ty, L, key);
     unsigned i;
     struct slx_leaf *x = slx_bound(ty, L, key, SLX_LT, &i);
     if (x == L->head || ty->cmp(slx_key(ty, x, i), key) != 0)
@@ -2172,9 +2163,8 @@ SLX_HOT void *slx_find(const struct slx_type *ty, const struct slx_list *L,
 SLX_HOT void *slx_floor(const struct slx_type *ty, const struct slx_list *L,
                         const void *key, int mode)
 {
-    unsigned char kb[SLX_KEY_MAX];
     if (slx_is_singleton(L))
-        return slx_one_bound(ty, L, slx_key_copy(ty, kb, key), mode, 0);
+        return slx_one_bound(ty, L, key, mode, 0);
     struct slx_leaf *x = slx_descend(ty, L, key, mode);
     if (x == L->head || L->count == 0)
         return NULL;
@@ -2183,7 +2173,7 @@ SLX_HOT void *slx_floor(const struct slx_type *ty, const struct slx_list *L,
      * has a live slot before it (the window's first slot is live). */
     if (slx_is_queue(ty))
         i = slx_live_end(ty, x, i);
-    return slx_ptrs(ty, x)[i - 1];
+    return slx_found(ty, x, i - 1);
 }
 
 /* --- link maintenance and the index ------------------------------ */
@@ -4103,7 +4093,7 @@ SLX_HOT int slx_insert_append_inline(const struct slx_type *ty,
     /* The last leaf, or the head when there is none: the head has no
      * slots, so n == 0 answers for both. The key is compared before the
      * room is looked at: a random key fails there, and pays nothing more
-     * (about 19 instructions -> 13 before the out-of-line insert). */
+     * (19 instructions -> 14 before the out-of-line insert). */
     struct slx_leaf *x = slx_prev(ty, L->head, 0);
     unsigned n = x->n;
     if (n == 0 || !ty->less(slx_key(ty, x, n - 1u), key) || n >= x->cap)
@@ -4481,9 +4471,7 @@ SLX_HOT int slx_erase_key(const struct slx_type *ty, struct slx_list *L,
     void *e;
     if (x == L->head) {
         slx_path_undo(ty, pp);
-        unsigned char kb[SLX_KEY_MAX];
-        e = slx_one_find(ty, L, slx_key_copy(ty, kb, key)) ? slx_one_take(ty, L)
-                                                           : NULL;
+        e = slx_one_find(ty, L, key) ? slx_one_take(ty, L) : NULL;
         if (out && e)
             *out = e;
         return e ? 0 : -ENOENT;
@@ -4795,9 +4783,8 @@ SLX_HOT void *slx_iter_seek(const struct slx_type *ty, const struct slx_list *L,
 {
     unsigned i;
     struct slx_leaf *x = slx_bound(ty, L, key, SLX_LT, &i);
-    unsigned char kb[SLX_KEY_MAX];
     if (x == L->head)
-        i = slx_one_bound(ty, L, slx_key_copy(ty, kb, key), SLX_LT, 1) != NULL;
+        i = slx_one_bound(ty, L, key, SLX_LT, 1) != NULL;
     return slx_iter_set(ty, L, it, x, i);
 }
 
@@ -5989,7 +5976,7 @@ SLX_HOT void slx_find_many(const struct slx_type *ty, const struct slx_list *L,
                 out[base + a] =
                     y == L->head || ty->cmp(slx_key(ty, y, i), key) != 0
                         ? NULL
-                        : slx_ptrs(ty, y)[i];
+                        : slx_found(ty, y, i);
             else
                 out[base + a] = slx_slot(ty, L, y, i);
         }
