@@ -68,8 +68,10 @@
  *   name_lower_bound     slx_bound_elem -> slx_bound   (upper_bound too)
  *   name_floor, _below   slx_floor
  *   name_insert          slx_insert_append_inline -> slx_append (past
- *                        the end, room) | name_slx_insert_slow
- *                        -> slx_insert_unique -> slx_insert_slot -> slx_place
+ *                        the end, room) | name_slx_insert_keyed
+ *                        -> slx_insert_unique_keyed (| name_slx_insert_slow
+ *                        -> slx_insert_unique: no e, empty or singleton)
+ *                        -> slx_insert_slot -> slx_place
  *                        | slx_insert_at -> slx_shift_room | slx_split
  *                        -> slx_index_reserve, slx_link_leaf
  *                        -> slx_index_insert
@@ -4050,13 +4052,13 @@ SLX_HOT int slx_insert_descend(const struct slx_type *ty, struct slx_list *L,
     return slx_insert_unique_at(ty, L, e, key, x, i, pp, existing);
 }
 
-SLX_HOT int slx_insert_unique(const struct slx_type *ty, struct slx_list *L,
-                              void *e, void **existing)
+/* slx_insert_unique once slx_insert_begin has let e through and read its
+ * key: where name_insert's inline part, which read the key already, goes
+ * when e is not an append (name_slx_insert_keyed). */
+SLX_HOT int slx_insert_unique_keyed(const struct slx_type *ty,
+                                    struct slx_list *L, void *e,
+                                    const unsigned char *key, void **existing)
 {
-    unsigned char key[SLX_KEY_MAX];
-    int rc = slx_insert_begin(ty, L, e, key, existing, 1);
-    if (SLX_UNLIKELY(rc))
-        return slx_insert_begun(ty, L, e, existing, 1, rc);
     /* Keys past the last leaf's first one (ascending loads, appends) go
      * there without a descent; every insert reads that leaf's first key,
      * so it stays cached. Past its last key too (an ascending load's
@@ -4076,19 +4078,31 @@ SLX_HOT int slx_insert_unique(const struct slx_type *ty, struct slx_list *L,
     return slx_insert_unique_at(ty, L, e, key, x, i, NULL, existing);
 }
 
+SLX_HOT int slx_insert_unique(const struct slx_type *ty, struct slx_list *L,
+                              void *e, void **existing)
+{
+    unsigned char key[SLX_KEY_MAX];
+    int rc = slx_insert_begin(ty, L, e, key, existing, 1);
+    if (SLX_UNLIKELY(rc))
+        return slx_insert_begun(ty, L, e, existing, 1, rc);
+    return slx_insert_unique_keyed(ty, L, e, key, existing);
+}
+
 /* name_insert's inline part: e, its key past every key of an ordered
  * index, goes at the end of the last leaf when that has room (an ascending
- * load's every insert but the splits') with no call; 1 (not done)
- * otherwise, and name_slx_insert_slow calls slx_insert_unique out of
- * line. Inline there, the descent's frame (a ranked instance's path
- * record above all) crowded this path off its registers: it reloaded the
- * key from the stack, and insert_seq took 1.2x the unranked time. */
+ * load's every insert but the splits') with no call (0). Otherwise 1, e's
+ * key read into key, and name_slx_insert_keyed hands that key to
+ * slx_insert_unique_keyed out of line; or 2 (no e, or a list without its
+ * block: key not read), and name_slx_insert_slow calls slx_insert_unique.
+ * Inline there, the descent's frame (a ranked instance's path record above
+ * all) crowded this path off its registers: it reloaded the key from the
+ * stack, and insert_seq took 1.2x the unranked time. */
 SLX_HOT int slx_insert_append_inline(const struct slx_type *ty,
-                                     struct slx_list *L, void *e)
+                                     struct slx_list *L, void *e,
+                                     unsigned char *key)
 {
     if (slx_is_queue(ty) || slx_is_extent(ty) || !e || SLX_UNLIKELY(!L->aux))
-        return 1;
-    unsigned char key[SLX_KEY_MAX];
+        return 2;
     ty->key_of(e, key);
     /* The last leaf, or the head when there is none: the head has no
      * slots, so n == 0 answers for both. The key is compared before the
@@ -6869,11 +6883,27 @@ static inline void *slx_debugged_ptr(const struct slx_type *ty,
     {                                                                          \
         return slx_insert_unique(SLX_TY(name), &sl->sl, e, (void **)existing); \
     }                                                                          \
+    /* The key comes by value: in a register, where a pointer to the           \
+     * caller's copy would cost that frame (no tail call). */                  \
+    static SLX_NOINLINE SLX_UNUSED int SLX_CAT(name, _slx_insert_keyed)(       \
+        struct name * sl, T * e, T * *existing, K_T k)                         \
+    {                                                                          \
+        unsigned char key[sizeof k];                                           \
+        memcpy(key, &k, sizeof k);                                             \
+        return slx_insert_unique_keyed(SLX_TY(name), &sl->sl, e, key,          \
+                                       (void **)existing);                     \
+    }                                                                          \
     ATTR int SLX_CAT(name, _insert)(struct name * sl, T * e, T * *existing)    \
     {                                                                          \
-        int rc = slx_insert_append_inline(SLX_TY(name), &sl->sl, e);           \
-        if (rc > 0)                                                            \
+        unsigned char key[sizeof(K_T)];                                        \
+        int rc = slx_insert_append_inline(SLX_TY(name), &sl->sl, e, key);      \
+        if (rc == 1) {                                                         \
+            K_T k;                                                             \
+            memcpy(&k, key, sizeof k);                                         \
+            rc = SLX_CAT(name, _slx_insert_keyed)(sl, e, existing, k);         \
+        } else if (rc > 0) {                                                   \
             rc = SLX_CAT(name, _slx_insert_slow)(sl, e, existing);             \
+        }                                                                      \
         return SLX_DEBUGGED_INT(SLX_TY(name), &sl->sl, "insert", rc);          \
     }                                                                          \
     ATTR int SLX_CAT(name, _insert_multi)(struct name * sl, T * e)             \
