@@ -68,10 +68,11 @@
  *   name_lower_bound     slx_bound_elem -> slx_bound   (upper_bound too)
  *   name_floor, _below   slx_floor
  *   name_insert          slx_insert_append_inline -> slx_append (past
- *                        the end, room) | name_slx_insert_keyed
- *                        -> slx_insert_unique_keyed (| name_slx_insert_slow
- *                        -> slx_insert_unique: no e, empty or singleton)
- *                        -> slx_insert_slot -> slx_place
+ *                        the end, room) | name_slx_insert_descend (before
+ *                        the last leaf) -> slx_insert_descend
+ *                        | name_slx_insert_keyed -> slx_insert_unique_keyed
+ *                        | name_slx_insert_slow -> slx_insert_unique (no e,
+ *                        empty or singleton) -> slx_insert_slot -> slx_place
  *                        | slx_insert_at -> slx_shift_room | slx_split
  *                        -> slx_index_reserve, slx_link_leaf
  *                        -> slx_index_insert
@@ -4090,13 +4091,16 @@ SLX_HOT int slx_insert_unique(const struct slx_type *ty, struct slx_list *L,
 
 /* name_insert's inline part: e, its key past every key of an ordered
  * index, goes at the end of the last leaf when that has room (an ascending
- * load's every insert but the splits') with no call (0). Otherwise 1, e's
- * key read into key, and name_slx_insert_keyed hands that key to
- * slx_insert_unique_keyed out of line; or 2 (no e, or a list without its
- * block: key not read), and name_slx_insert_slow calls slx_insert_unique.
- * Inline there, the descent's frame (a ranked instance's path record above
- * all) crowded this path off its registers: it reloaded the key from the
- * stack, and insert_seq took 1.2x the unranked time. */
+ * load's every insert but the splits') with no call (0). Otherwise e's key
+ * is read into key and the rest of the insert goes out of line with it:
+ * 3 when the key goes before the last leaf's first key (a random key,
+ * mostly), for name_slx_insert_descend (slx_insert_descend); 1 otherwise,
+ * for name_slx_insert_keyed (slx_insert_unique_keyed). 2: no e, or a list
+ * without its block (key not read), for name_slx_insert_slow
+ * (slx_insert_unique). Inline there, the descent's frame (a ranked
+ * instance's path record above all) crowded this path off its registers:
+ * it reloaded the key from the stack, and insert_seq took 1.2x the
+ * unranked time. */
 SLX_HOT int slx_insert_append_inline(const struct slx_type *ty,
                                      struct slx_list *L, void *e,
                                      unsigned char *key)
@@ -4105,12 +4109,16 @@ SLX_HOT int slx_insert_append_inline(const struct slx_type *ty,
         return 2;
     ty->key_of(e, key);
     /* The last leaf, or the head when there is none: the head has no
-     * slots, so n == 0 answers for both. The key is compared before the
-     * room is looked at: a random key fails there, and pays nothing more
-     * (19 instructions -> 14 before the out-of-line insert). */
+     * slots, so n == 0 answers for both. A key before the leaf's first
+     * goes to the descent with no more tests here or there: the test
+     * out of line made (slx_insert_unique_keyed) is made here instead. */
     struct slx_leaf *x = slx_prev(ty, L->head, 0);
     unsigned n = x->n;
-    if (n == 0 || !ty->less(slx_key(ty, x, n - 1u), key) || n >= x->cap)
+    if (n == 0)
+        return 1;
+    if (!ty->less(slx_keys(ty, x), key))
+        return 3;
+    if (!ty->less(slx_key(ty, x, n - 1u), key) || n >= x->cap)
         return 1;
     return slx_append(ty, L, x, e, key);
 }
@@ -6876,6 +6884,19 @@ static inline void *slx_debugged_ptr(const struct slx_type *ty,
                                      slx_pop_last(SLX_TY(name), &sl->sl));  \
     }
 
+/* name##SUFFIX: name_insert's out-of-line part FN (slx_insert_descend or
+ * slx_insert_unique_keyed) over a key the inline part read already. The
+ * key comes by value: in a register, where a pointer to the inline part's
+ * copy would cost that part a frame (no tail call). */
+#define SLX_GEN_INSERT_KEYED(name, T, K_T, SUFFIX, FN)               \
+    static SLX_NOINLINE SLX_UNUSED int SLX_CAT(name, SUFFIX)(        \
+        struct name * sl, T * e, T * *existing, K_T k)               \
+    {                                                                \
+        unsigned char key[sizeof k];                                 \
+        memcpy(key, &k, sizeof k);                                   \
+        return FN(SLX_TY(name), &sl->sl, e, key, (void **)existing); \
+    }
+
 /* Ordered index: unique and multi inserts, erase by key. */
 #define SLX_GEN_MAP(name, T, K_T, ATTR)                                        \
     static SLX_NOINLINE SLX_UNUSED int SLX_CAT(name, _slx_insert_slow)(        \
@@ -6883,24 +6904,20 @@ static inline void *slx_debugged_ptr(const struct slx_type *ty,
     {                                                                          \
         return slx_insert_unique(SLX_TY(name), &sl->sl, e, (void **)existing); \
     }                                                                          \
-    /* The key comes by value: in a register, where a pointer to the           \
-     * caller's copy would cost that frame (no tail call). */                  \
-    static SLX_NOINLINE SLX_UNUSED int SLX_CAT(name, _slx_insert_keyed)(       \
-        struct name * sl, T * e, T * *existing, K_T k)                         \
-    {                                                                          \
-        unsigned char key[sizeof k];                                           \
-        memcpy(key, &k, sizeof k);                                             \
-        return slx_insert_unique_keyed(SLX_TY(name), &sl->sl, e, key,          \
-                                       (void **)existing);                     \
-    }                                                                          \
+    SLX_GEN_INSERT_KEYED(name, T, K_T, _slx_insert_keyed,                      \
+                         slx_insert_unique_keyed)                              \
+    SLX_GEN_INSERT_KEYED(name, T, K_T, _slx_insert_descend,                    \
+                         slx_insert_descend)                                   \
     ATTR int SLX_CAT(name, _insert)(struct name * sl, T * e, T * *existing)    \
     {                                                                          \
         unsigned char key[sizeof(K_T)];                                        \
         int rc = slx_insert_append_inline(SLX_TY(name), &sl->sl, e, key);      \
-        if (rc == 1) {                                                         \
+        if (rc == 1 || rc == 3) {                                              \
             K_T k;                                                             \
             memcpy(&k, key, sizeof k);                                         \
-            rc = SLX_CAT(name, _slx_insert_keyed)(sl, e, existing, k);         \
+            rc = rc == 3                                                       \
+                     ? SLX_CAT(name, _slx_insert_descend)(sl, e, existing, k)  \
+                     : SLX_CAT(name, _slx_insert_keyed)(sl, e, existing, k);   \
         } else if (rc > 0) {                                                   \
             rc = SLX_CAT(name, _slx_insert_slow)(sl, e, existing);             \
         }                                                                      \
