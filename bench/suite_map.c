@@ -910,6 +910,19 @@ static void run_erase(const struct map_impl *im, const struct workload *w,
                 per_op(t[op - OP_ERASE_RANGE_S], cnt[op - OP_ERASE_RANGE_S]);
 }
 
+/* Between one implementation's turn and the next: hand the heap's free
+ * pages back (untimed). Kept (M_TRIM_THRESHOLD), the holes a peer's
+ * teardown left slowed down whoever built next: after zskiplist freed its
+ * 10^6 nodes, the next build of 10^6 keys (ours or 9f3cd5a's, whichever
+ * was listed first) took 1.5-2x its time in the other repetitions, with
+ * no page fault to show for it (docs/benchmark.md, "Warm-up,
+ * repetitions, medians"). Trimmed, every build starts from the same
+ * heap and faults its own pages in. */
+static void settle_heap(void)
+{
+    malloc_trim(0);
+}
+
 static bool run_size(size_t n, size_t m, unsigned ops, int reps, int warmups)
 {
     struct workload w;
@@ -924,15 +937,19 @@ static bool run_size(size_t n, size_t m, unsigned ops, int reps, int warmups)
         res[i].skip = !selected[i];
     for (int rep = -warmups; rep < reps; rep++)
         for (size_t i = 0; i < NIMPL; i++)
-            if (!res[i].failed && !res[i].skip)
+            if (!res[i].failed && !res[i].skip) {
                 run_random(impls[i], &w, &res[i], rep);
+                settle_heap();
+            }
     /* Before the sort below: the windows' elements are those of w.selems. */
     void *kept[NIMPL] = {0};
     for (int rep = 0; rep < reps && (ops & ERASE_OPS); rep++)
         for (size_t i = 0; i < NIMPL; i++)
-            if (!res[i].failed && !res[i].skip)
+            if (!res[i].failed && !res[i].skip) {
                 run_erase(impls[i], &w, &res[i], rep, &kept[i],
                           rep == reps - 1);
+                settle_heap();
+            }
 
     /* Sorted in memory too, as a sequential load would lay them out. */
     bool seq = ops & (OPB(OP_INSERT_SEQ) | OPB(OP_BUILD));
@@ -942,8 +959,10 @@ static bool run_size(size_t n, size_t m, unsigned ops, int reps, int warmups)
         w.seq_order[i] = &w.elems[i];
     for (int rep = 0; rep < reps && seq; rep++)
         for (size_t i = 0; i < NIMPL; i++)
-            if (!res[i].failed && !res[i].skip)
+            if (!res[i].failed && !res[i].skip) {
                 run_seq(impls[i], &w, &res[i], rep);
+                settle_heap();
+            }
 
     double floor_ns = (ops & OPB(OP_BUILD)) ? run_copy_floor(&w, reps) : 0;
     if (floor_ns < 0) {
