@@ -4089,24 +4089,33 @@ SLX_HOT int slx_insert_unique(const struct slx_type *ty, struct slx_list *L,
     return slx_insert_unique_keyed(ty, L, e, key, existing);
 }
 
+/* What name_insert's inline part (slx_insert_append_inline) leaves to
+ * the out-of-line part, and which one does it. */
+enum slx_append_left {
+    SLX_APPENDED = 0,     /* nothing: e is in */
+    SLX_LEFT_KEYED = 1,   /* key read, at or past the last leaf's first:
+                           * name_slx_insert_keyed (slx_insert_unique_keyed) */
+    SLX_LEFT_UNREAD = 2,  /* no e, or a list without its block (empty, or
+                           * the singleton), key not read:
+                           * name_slx_insert_slow (slx_insert_unique) */
+    SLX_LEFT_DESCEND = 3, /* key read, before the last leaf's first (a
+                           * random key, mostly): name_slx_insert_descend
+                           * (slx_insert_descend) */
+};
+
 /* name_insert's inline part: e, its key past every key of an ordered
  * index, goes at the end of the last leaf when that has room (an ascending
- * load's every insert but the splits') with no call (0). Otherwise e's key
- * is read into key and the rest of the insert goes out of line with it:
- * 3 when the key goes before the last leaf's first key (a random key,
- * mostly), for name_slx_insert_descend (slx_insert_descend); 1 otherwise,
- * for name_slx_insert_keyed (slx_insert_unique_keyed). 2: no e, or a list
- * without its block (key not read), for name_slx_insert_slow
- * (slx_insert_unique). Inline there, the descent's frame (a ranked
- * instance's path record above all) crowded this path off its registers:
- * it reloaded the key from the stack, and insert_seq took 1.2x the
- * unranked time. */
+ * load's every insert but the splits') with no call (SLX_APPENDED).
+ * Otherwise what is left (enum slx_append_left); a key read is in key.
+ * Inline there, the descent's frame (a ranked instance's path record above
+ * all) crowded this path off its registers: it reloaded the key from the
+ * stack, and insert_seq took 1.2x the unranked time. */
 SLX_HOT int slx_insert_append_inline(const struct slx_type *ty,
                                      struct slx_list *L, void *e,
                                      unsigned char *key)
 {
     if (slx_is_queue(ty) || slx_is_extent(ty) || !e || SLX_UNLIKELY(!L->aux))
-        return 2;
+        return SLX_LEFT_UNREAD;
     ty->key_of(e, key);
     /* The last leaf, or the head when there is none: the head has no
      * slots, so n == 0 answers for both. A key before the leaf's first
@@ -4115,11 +4124,11 @@ SLX_HOT int slx_insert_append_inline(const struct slx_type *ty,
     struct slx_leaf *x = slx_prev(ty, L->head, 0);
     unsigned n = x->n;
     if (n == 0)
-        return 1;
+        return SLX_LEFT_KEYED;
     if (!ty->less(slx_keys(ty, x), key))
-        return 3;
+        return SLX_LEFT_DESCEND;
     if (!ty->less(slx_key(ty, x, n - 1u), key) || n >= x->cap)
-        return 1;
+        return SLX_LEFT_KEYED;
     return slx_append(ty, L, x, e, key);
 }
 
@@ -6912,13 +6921,13 @@ static inline void *slx_debugged_ptr(const struct slx_type *ty,
     {                                                                          \
         unsigned char key[sizeof(K_T)];                                        \
         int rc = slx_insert_append_inline(SLX_TY(name), &sl->sl, e, key);      \
-        if (rc == 1 || rc == 3) {                                              \
+        if (rc == SLX_LEFT_KEYED || rc == SLX_LEFT_DESCEND) {                  \
             K_T k;                                                             \
             memcpy(&k, key, sizeof k);                                         \
-            rc = rc == 3                                                       \
+            rc = rc == SLX_LEFT_DESCEND                                        \
                      ? SLX_CAT(name, _slx_insert_descend)(sl, e, existing, k)  \
                      : SLX_CAT(name, _slx_insert_keyed)(sl, e, existing, k);   \
-        } else if (rc > 0) {                                                   \
+        } else if (rc == SLX_LEFT_UNREAD) {                                    \
             rc = SLX_CAT(name, _slx_insert_slow)(sl, e, existing);             \
         }                                                                      \
         return SLX_DEBUGGED_INT(SLX_TY(name), &sl->sl, "insert", rc);          \
