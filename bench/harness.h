@@ -101,6 +101,34 @@ bench_windows_erase(size_t pairs, int flip, int range, int loop,
     return 0;
 }
 
+/* Two builds of the library side by side (BENCH_BASE_ROW: bench/bench.mk,
+ * BENCH_BASE=REV): the suite lists "skiplist" and "skiplist_base" first, in
+ * that order, and the two trade places on every odd repetition, so that
+ * neither always runs right after the other or right after the peers.
+ * Whichever ran first of the two was the slower: an A/A run (REV = the
+ * working tree's own header, the same code twice) read 1.14 for the first
+ * listed on map insert_rand at 10^6, the median of three runs, and
+ * 0.92 with the two listed the other way round (docs/lab-notes.md, "The
+ * first of the two builds"). BENCH_REPS rounds a suite's repetitions up to
+ * an even count there, so each runs first as often as the other; without
+ * the row both are the identity. The k-th of n implementations visited in
+ * repetition rep (a warm-up repetition may be negative). */
+#ifdef BENCH_BASE_ROW
+#define BENCH_REPS(r) ((r) + ((r)&1))
+static inline size_t bench_visit(size_t k, size_t n, int rep)
+{
+    return k < 2 && n >= 2 && (rep & 1) ? 1 - k : k;
+}
+#else
+#define BENCH_REPS(r) (r)
+static inline size_t bench_visit(size_t k, size_t n, int rep)
+{
+    (void)n;
+    (void)rep;
+    return k;
+}
+#endif
+
 /* Sink that defeats dead-code elimination: fold results into it. */
 static volatile uint64_t bench_sink;
 

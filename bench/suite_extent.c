@@ -249,7 +249,7 @@ static double run_lookup(struct run *r, const uint64_t *q, size_t nq)
 }
 
 #define NIMPL (sizeof(impls) / sizeof(impls[0]))
-#define REPS 3
+#define REPS BENCH_REPS(3)
 
 static void check_or_die(struct run *r)
 {
@@ -426,7 +426,8 @@ static void run_erase(struct run *r, size_t n)
     if (!gone)
         abort();
     for (int i = 0; i < REPS; i++)
-        for (size_t k = 0; k < nsel; k++) {
+        for (size_t j = 0; j < nsel; j++) {
+            size_t k = bench_visit(j, nsel, i);
             uint64_t t[EW_OPS] = {0}, cnt[EW_OPS] = {0};
             erase_rep(&r[k], it[k], r[k].nlive, i, t, cnt, gone);
             for (int op = 0; op < EW_OPS; op++)
@@ -481,7 +482,8 @@ static void bench_n(size_t n, bool quick, bool af, bool ew)
 
     unsigned long total[NIMPL] = {0};
     for (int i = 0; i < REPS && af; i++)
-        for (size_t k = 0; k < nsel; k++) {
+        for (size_t j = 0; j < nsel; j++) {
+            size_t k = bench_visit(j, nsel, i);
             unsigned long done;
             v[k][i] = run_alloc_free(&r[k], &rs[k], af_ops, budget, &done);
             total[k] += done;
@@ -511,8 +513,10 @@ static void bench_n(size_t n, bool quick, bool af, bool ew)
         run_lookup(&r[k], q[k], nq / 4);
     }
     for (int i = 0; i < REPS && af; i++)
-        for (size_t k = 0; k < nsel; k++)
+        for (size_t j = 0; j < nsel; j++) {
+            size_t k = bench_visit(j, nsel, i);
             v[k][i] = run_lookup(&r[k], q[k], nq);
+        }
     for (size_t k = 0; k < nsel && af; k++) {
         bench_row("extent", r[k].im->name, "lookup_point", n, 1,
                   bench_median(v[k], REPS),

@@ -97,14 +97,15 @@ MAP_SKIPLIST_BULK_ADAPTER(smapalt, map_impl_skiplist_alt, "skiplist_alt")
 
 /* ------------------------------------------------------------- driver */
 static const struct map_impl *const impls[] = {
-    &map_impl_skiplist,      &map_impl_skiplist_k1, &map_impl_skiplist_ranked,
+    &map_impl_skiplist,
+#ifdef BENCH_BASE_ROW
+    &map_impl_skiplist_base, /* second: bench_visit swaps the first two */
+#endif
+    &map_impl_skiplist_k1,   &map_impl_skiplist_ranked,
 #ifdef MAP_SL_ALT
     &map_impl_skiplist_alt,
 #endif
-#ifdef BENCH_BASE_ROW
-    &map_impl_skiplist_base,
-#endif
-    &map_impl_bsd_rb,        &map_impl_judyl,       &map_impl_absl_btree,
+    &map_impl_bsd_rb,        &map_impl_judyl,           &map_impl_absl_btree,
     &map_impl_glib_gtree,    &map_impl_zskiplist,
 };
 #define NIMPL (sizeof(impls) / sizeof(impls[0]))
@@ -936,20 +937,24 @@ static bool run_size(size_t n, size_t m, unsigned ops, int reps, int warmups)
     for (size_t i = 0; i < NIMPL; i++)
         res[i].skip = !selected[i];
     for (int rep = -warmups; rep < reps; rep++)
-        for (size_t i = 0; i < NIMPL; i++)
+        for (size_t k = 0; k < NIMPL; k++) {
+            size_t i = bench_visit(k, NIMPL, rep);
             if (!res[i].failed && !res[i].skip) {
                 run_random(impls[i], &w, &res[i], rep);
                 settle_heap();
             }
+        }
     /* Before the sort below: the windows' elements are those of w.selems. */
     void *kept[NIMPL] = {0};
     for (int rep = 0; rep < reps && (ops & ERASE_OPS); rep++)
-        for (size_t i = 0; i < NIMPL; i++)
+        for (size_t k = 0; k < NIMPL; k++) {
+            size_t i = bench_visit(k, NIMPL, rep);
             if (!res[i].failed && !res[i].skip) {
                 run_erase(impls[i], &w, &res[i], rep, &kept[i],
                           rep == reps - 1);
                 settle_heap();
             }
+        }
 
     /* Sorted in memory too, as a sequential load would lay them out. */
     bool seq = ops & (OPB(OP_INSERT_SEQ) | OPB(OP_BUILD));
@@ -958,11 +963,13 @@ static bool run_size(size_t n, size_t m, unsigned ops, int reps, int warmups)
     for (size_t i = 0; i < n; i++)
         w.seq_order[i] = &w.elems[i];
     for (int rep = 0; rep < reps && seq; rep++)
-        for (size_t i = 0; i < NIMPL; i++)
+        for (size_t k = 0; k < NIMPL; k++) {
+            size_t i = bench_visit(k, NIMPL, rep);
             if (!res[i].failed && !res[i].skip) {
                 run_seq(impls[i], &w, &res[i], rep);
                 settle_heap();
             }
+        }
 
     double floor_ns = (ops & OPB(OP_BUILD)) ? run_copy_floor(&w, reps) : 0;
     if (floor_ns < 0) {
@@ -1191,7 +1198,7 @@ int main(int argc, char **argv)
     for (size_t s = 0; s < nsizes && op_filter; s++) {
         size_t n = sizes[s].n, any = 0;
         size_t m = quick ? (size_t)1 << 16 : (size_t)1 << 19;
-        int reps = quick || n >= 1000000 ? 3 : 5;
+        int reps = BENCH_REPS(quick || n >= 1000000 ? 3 : 5);
         for (size_t i = 0; i < NIMPL; i++) {
             selected[i] =
                 (!only_impl || listed(only_impl, impls[i]->name)) &&
