@@ -42,11 +42,11 @@
 /* skiplist_base, an earlier skiplist.h (bench/pq_base.c), is there only
  * with BENCH_BASE (bench/bench.mk defines BENCH_BASE_ROW). */
 static const struct pq_impl *const impls[] = {
-    &pq_impl_skiplist,      &pq_impl_skiplist_k1,
+    &pq_impl_skiplist,
 #ifdef BENCH_BASE_ROW
-    &pq_impl_skiplist_base,
+    &pq_impl_skiplist_base, /* second: bench_visit swaps the first two */
 #endif
-    &pq_impl_bfs_list,      &pq_impl_binheap,
+    &pq_impl_skiplist_k1,   &pq_impl_bfs_list,  &pq_impl_binheap,
     &pq_impl_pairing_heap,  &pq_impl_rb_cached,
 };
 #define NIMPL (sizeof impls / sizeof impls[0])
@@ -325,12 +325,6 @@ static bool run_footprint_rss(const char *only_impl)
     return ok;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 int main(int argc, char **argv)
 {
     const bool quick = bench_quick(argc, argv);
@@ -338,7 +332,7 @@ int main(int argc, char **argv)
     const char *only_op = bench_arg(argc, argv, "--op");
     const char *only_n = bench_arg(argc, argv, "--n");
     static const size_t sizes[] = {1, 2, 4, 8, 16, 64, 256, 1024, 16384};
-    const int reps = quick ? 3 : 5;
+    const int reps = BENCH_REPS(quick ? 3 : 5);
     const double target_ns = quick ? 3e6 : 10e6;
     int status = 0;
     bool failed[NIMPL] = {false};
@@ -435,10 +429,12 @@ int main(int argc, char **argv)
                 }
             }
             for (int r = 0; r < reps; r++)
-                for (size_t i = 0; i < NIMPL; i++)
+                for (size_t j = 0; j < NIMPL; j++) {
+                    size_t i = bench_visit(j, NIMPL, r);
                     if (used[i] && st[i].nsamples < 16)
                         st[i].samples[st[i].nsamples++] =
                             measure(&st[i], op, inc, target_ns);
+                }
             for (size_t i = 0; i < NIMPL; i++) {
                 if (!used[i])
                     continue;
@@ -448,10 +444,8 @@ int main(int argc, char **argv)
                     failed[i] = true;
                     status = 1;
                 } else {
-                    qsort(st[i].samples, (size_t)st[i].nsamples, sizeof(double),
-                          cmp_double);
                     bench_row("pq", impls[i]->name, op_names[op], n, 1,
-                              st[i].samples[st[i].nsamples / 2],
+                              bench_median(st[i].samples, st[i].nsamples),
                               op == OP_HOLD || bench_listed(only_op, "hold")
                                   ? bytes[i]
                                   : -1);
