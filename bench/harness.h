@@ -115,19 +115,19 @@ bench_windows_erase(size_t pairs, int flip, int range, int loop,
  * repetition rep (a warm-up repetition may be negative). */
 #ifdef BENCH_BASE_ROW
 #define BENCH_REPS(r) ((r) + ((r)&1))
-static inline size_t bench_visit(size_t k, size_t n, int rep)
-{
-    return k < 2 && n >= 2 && (rep & 1) ? 1 - k : k;
-}
 #else
 #define BENCH_REPS(r) (r)
+#endif
 static inline size_t bench_visit(size_t k, size_t n, int rep)
 {
+#ifdef BENCH_BASE_ROW
+    if (k < 2 && n >= 2 && (rep & 1))
+        return 1 - k;
+#endif
     (void)n;
     (void)rep;
     return k;
 }
-#endif
 
 /* Sink that defeats dead-code elimination: fold results into it. */
 static volatile uint64_t bench_sink;
